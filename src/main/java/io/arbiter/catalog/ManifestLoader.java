@@ -1,0 +1,222 @@
+package io.arbiter.catalog;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import io.arbiter.model.Implementation;
+import io.arbiter.model.Quantifier;
+import io.arbiter.model.Ref;
+import io.arbiter.model.Requirement;
+import io.arbiter.model.RequirementGroup;
+import io.arbiter.model.TypeDefinition;
+import io.arbiter.document.Documents;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Reads OCF manifests (Implementation, Interface, Type, Attribute) from a directory tree. Other kinds are
+ * skipped with a log line; a malformed manifest is reported with its file name and the rest still load.
+ */
+public final class ManifestLoader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ManifestLoader.class);
+    private static final ObjectReader YAML = Documents.yamlMapper().readerFor(JsonNode.class);
+
+    private final List<Implementation> implementations = new ArrayList<>();
+    private final List<Ref> interfaces = new ArrayList<>();
+    private final List<TypeDefinition> types = new ArrayList<>();
+    private final List<Ref> attributes = new ArrayList<>();
+    private final List<LoadProblem> problems = new ArrayList<>();
+    private int filesRead;
+
+    /** Loads every {@code .yaml}/{@code .yml} file under {@code root} (a plain or a zip/jar file system path). */
+    public static CatalogLoadResult load(Path root) {
+        ManifestLoader loader = new ManifestLoader();
+        loader.loadTree(root);
+        return loader.result();
+    }
+
+    /** Builds a catalog from manifests already parsed into trees (e.g. inline in a request). */
+    public static Implementation implementation(JsonNode manifest) {
+        return ManifestParser.implementation(manifest);
+    }
+
+    private void loadTree(Path root) {
+        if (!Files.isDirectory(root)) {
+            throw new IllegalArgumentException("catalog directory not found: " + root);
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            files.filter(Files::isRegularFile)
+                    .filter(file -> file.toString().endsWith(".yaml") || file.toString().endsWith(".yml"))
+                    .sorted()
+                    .forEach(file -> loadFile(root, file));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list catalog directory " + root + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void loadFile(Path root, Path file) {
+        String name = root.relativize(file).toString();
+        filesRead++;
+        try (InputStream in = Files.newInputStream(file); MappingIterator<JsonNode> docs = YAML.readValues(in)) {
+            while (docs.hasNext()) {
+                JsonNode doc = docs.next();
+                if (doc != null && !doc.isNull() && !doc.isMissingNode()) {
+                    loadManifest(name, doc);
+                }
+            }
+        } catch (JsonProcessingException e) {
+            problems.add(new LoadProblem(name, Documents.describe(e)));
+        } catch (IOException | RuntimeException e) {
+            problems.add(new LoadProblem(name, e.getMessage()));
+        }
+    }
+
+    private void loadManifest(String file, JsonNode doc) {
+        String kind = doc.path("kind").asText("");
+        try {
+            switch (kind) {
+                case "Implementation" -> implementations.add(ManifestParser.implementation(doc));
+                case "Interface" -> interfaces.add(ManifestParser.manifestRef(doc));
+                case "Type" -> types.add(ManifestParser.type(doc));
+                case "Attribute" -> attributes.add(ManifestParser.manifestRef(doc));
+                default -> LOG.debug("skipping {}: kind '{}' is not used by decisions", file, kind);
+            }
+        } catch (ManifestException e) {
+            problems.add(new LoadProblem(file, e.getMessage()));
+        }
+    }
+
+    private CatalogLoadResult result() {
+        problems.forEach(problem -> LOG.warn("skipped malformed manifest {}", problem));
+        return new CatalogLoadResult(new Catalog(implementations, interfaces, types, attributes), problems, filesRead);
+    }
+
+    /** A manifest that lacks what a decision needs. */
+    public static final class ManifestException extends RuntimeException {
+        ManifestException(String message) {
+            super(message);
+        }
+    }
+
+    /** Turns OCF manifest trees into model records. */
+    static final class ManifestParser {
+
+        private ManifestParser() {
+        }
+
+        static Ref manifestRef(JsonNode doc) {
+            String prefix = text(doc, "metadata", "prefix");
+            String name = text(doc, "metadata", "name");
+            return new Ref(prefix + "." + name, text(doc, "revision"));
+        }
+
+        static TypeDefinition type(JsonNode doc) {
+            List<String> additionalRefs = new ArrayList<>();
+            doc.path("spec").path("additionalRefs").forEach(ref -> additionalRefs.add(ref.asText()));
+            JsonNode schemaValue = doc.path("spec").path("jsonSchema").path("value");
+            JsonNode schema = null;
+            if (schemaValue.isTextual()) {
+                try {
+                    schema = Documents.jsonMapper().readTree(schemaValue.asText());
+                } catch (JsonProcessingException e) {
+                    throw new ManifestException("spec.jsonSchema.value is not valid JSON: " + Documents.describe(e));
+                }
+            } else if (schemaValue.isObject()) {
+                schema = schemaValue;
+            }
+            return new TypeDefinition(manifestRef(doc), additionalRefs, schema);
+        }
+
+        static Implementation implementation(JsonNode doc) {
+            Ref ref = manifestRef(doc);
+            String key = ref.path() + ":" + ref.revision();
+            JsonNode spec = doc.path("spec");
+
+            List<Ref> implementsRefs = new ArrayList<>();
+            for (JsonNode item : spec.path("implements")) {
+                implementsRefs.add(new Ref(required(item, "path", "spec.implements[].path"),
+                        required(item, "revision", "spec.implements[].revision")));
+            }
+            if (implementsRefs.isEmpty()) {
+                throw new ManifestException("Implementation " + key + " has no spec.implements");
+            }
+
+            List<Ref> attributes = new ArrayList<>();
+            doc.path("metadata").path("attributes").fields().forEachRemaining(entry ->
+                    attributes.add(new Ref(entry.getKey(), textOrNull(entry.getValue().path("revision")))));
+
+            List<RequirementGroup> groups = new ArrayList<>();
+            List<Requirement> requirements = new ArrayList<>();
+            spec.path("requires").fields().forEachRemaining(group -> {
+                for (Quantifier quantifier : Quantifier.values()) {
+                    JsonNode items = group.getValue().path(quantifier.ocfName());
+                    if (!items.isArray()) {
+                        continue;
+                    }
+                    groups.add(new RequirementGroup(key, group.getKey(), quantifier, items.size()));
+                    int index = 0;
+                    for (JsonNode item : items) {
+                        String name = required(item, "name", "spec.requires." + group.getKey() + "." + quantifier.ocfName() + "[].name");
+                        String typePath = name.startsWith("cap.") ? name : group.getKey() + "." + name;
+                        requirements.add(new Requirement(key, group.getKey(), quantifier, index++,
+                                new Ref(typePath, textOrNull(item.path("revision"))), textOrNull(item.path("alias"))));
+                    }
+                }
+            });
+
+            JsonNode additionalInput = spec.path("additionalInput");
+            return new Implementation(ref.path(), ref.revision(), implementsRefs, attributes, groups, requirements,
+                    typeRefs(additionalInput.path("parameters")), typeRefs(additionalInput.path("typeInstances")));
+        }
+
+        private static Map<String, Ref> typeRefs(JsonNode named) {
+            Map<String, Ref> result = new LinkedHashMap<>();
+            Iterator<Map.Entry<String, JsonNode>> fields = named.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> entry = fields.next();
+                JsonNode typeRef = entry.getValue().path("typeRef");
+                if (typeRef.has("path")) {
+                    result.put(entry.getKey(), new Ref(typeRef.path("path").asText(), textOrNull(typeRef.path("revision"))));
+                }
+            }
+            return result;
+        }
+
+        private static String text(JsonNode doc, String... fieldPath) {
+            JsonNode node = doc;
+            for (String field : fieldPath) {
+                node = node.path(field);
+            }
+            if (!node.isValueNode() || node.asText().isBlank()) {
+                throw new ManifestException("missing " + String.join(".", fieldPath));
+            }
+            return node.asText();
+        }
+
+        private static String required(JsonNode node, String field, String where) {
+            JsonNode value = node.path(field);
+            if (!value.isValueNode() || value.asText().isBlank()) {
+                throw new ManifestException("missing " + where);
+            }
+            return value.asText();
+        }
+
+        private static String textOrNull(JsonNode node) {
+            return node.isValueNode() && !node.isNull() ? node.asText() : null;
+        }
+    }
+}

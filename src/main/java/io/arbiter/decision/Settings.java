@@ -1,0 +1,44 @@
+package io.arbiter.decision;
+
+import io.arbiter.model.Ref;
+import io.arbiter.model.TypeInstance;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Where a snapshot's parts come from. A null path means the embedded default packaged in the jar.
+ *
+ * @param platformTypeInstances TypeInstances the platform always provides (policy-syntax 3.4)
+ */
+public record Settings(Path policyFile, Path hubDir, Path typeInstancesFile, Path rulesDir, Path tablesDir,
+                       List<TypeInstance> platformTypeInstances) {
+
+    public static final List<TypeInstance> DEFAULT_PLATFORM = List.of(new TypeInstance(
+            "platform:cap.core.type.platform.kubernetes", new Ref("cap.core.type.platform.kubernetes", "0.1.0"),
+            "the Kubernetes cluster Arbiter serves"));
+
+    public Settings {
+        platformTypeInstances = List.copyOf(platformTypeInstances);
+    }
+
+    public static Settings embedded() {
+        return new Settings(null, null, null, null, null, DEFAULT_PLATFORM);
+    }
+
+    public Settings withPolicyFile(Path file) {
+        return new Settings(file, hubDir, typeInstancesFile, rulesDir, tablesDir, platformTypeInstances);
+    }
+
+    public Settings withHubDir(Path dir) {
+        return new Settings(policyFile, dir, typeInstancesFile, rulesDir, tablesDir, platformTypeInstances);
+    }
+
+    public Settings withTypeInstancesFile(Path file) {
+        return new Settings(policyFile, hubDir, file, rulesDir, tablesDir, platformTypeInstances);
+    }
+
+    public Settings withRules(Path rules, Path tables) {
+        return new Settings(policyFile, hubDir, typeInstancesFile, rules, tables, platformTypeInstances);
+    }
+}

@@ -1,0 +1,146 @@
+package io.arbiter.decision.implementation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.catalog.ManifestLoader;
+import io.arbiter.catalog.TypeInstanceLoader;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.DecisionException.Code;
+import io.arbiter.document.DocumentException;
+import io.arbiter.document.LocatedDocument;
+import io.arbiter.document.Problem;
+import io.arbiter.model.Implementation;
+import io.arbiter.model.Ref;
+import io.arbiter.model.TypeInstance;
+import io.arbiter.policy.Policy;
+import io.arbiter.policy.PolicyParser;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a request document into an {@link ImplementationRequest}. Malformed requests are 400
+ * {@code INVALID_REQUEST}; invalid embedded policies are 422 {@code INVALID_POLICY} located under their field.
+ */
+public final class ImplementationRequestParser {
+
+    private static final Set<String> FIELDS = Set.of("interface", "actionPolicy", "workflowPolicies",
+            "implementations", "typeInstances", "explain");
+    private static final Pattern REVISION = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$");
+
+    private ImplementationRequestParser() {
+    }
+
+    public static ImplementationRequest parse(LocatedDocument document) {
+        JsonNode body = document.tree();
+        List<Problem> problems = new ArrayList<>();
+        if (!body.isObject()) {
+            throw invalid(List.of(Problem.at("$", "the request must be a JSON object")), document);
+        }
+        body.fieldNames().forEachRemaining(name -> {
+            if (!FIELDS.contains(name)) {
+                problems.add(Problem.at("$." + name, "unknown field '" + name + "'; expected one of " + FIELDS.stream().sorted().toList()));
+            }
+        });
+        Ref interfaceRef = interfaceRef(body.path("interface"), problems);
+        JsonNode explain = body.path("explain");
+        if (!explain.isMissingNode() && !explain.isBoolean()) {
+            problems.add(Problem.at("$.explain", "must be true or false"));
+        }
+        List<Implementation> implementations = implementations(body.path("implementations"), problems);
+        List<TypeInstance> typeInstances = typeInstances(body.path("typeInstances"), problems);
+        JsonNode workflow = body.path("workflowPolicies");
+        if (!workflow.isMissingNode() && !workflow.isNull() && !workflow.isArray()) {
+            problems.add(Problem.at("$.workflowPolicies", "must be a list of policies"));
+        }
+        if (!problems.isEmpty()) {
+            throw invalid(problems, document);
+        }
+
+        Policy actionPolicy = null;
+        List<Problem> policyProblems = new ArrayList<>();
+        if (body.hasNonNull("actionPolicy")) {
+            actionPolicy = embeddedPolicy(body.get("actionPolicy"), "$.actionPolicy", document, policyProblems);
+        }
+        List<Policy> workflowPolicies = new ArrayList<>();
+        for (int i = 0; i < workflow.size(); i++) {
+            Policy policy = embeddedPolicy(workflow.get(i), "$.workflowPolicies[" + i + "]", document, policyProblems);
+            if (policy != null) {
+                workflowPolicies.add(policy);
+            }
+        }
+        if (!policyProblems.isEmpty()) {
+            throw new DecisionException(Code.INVALID_POLICY, "the policies in the request cannot be applied: "
+                    + policyProblems.get(0), policyProblems);
+        }
+        return new ImplementationRequest(interfaceRef, actionPolicy, workflowPolicies, implementations, typeInstances,
+                explain.asBoolean(false));
+    }
+
+    private static Ref interfaceRef(JsonNode node, List<Problem> problems) {
+        if (!node.isObject()) {
+            problems.add(Problem.at("$.interface", "required: {\"path\": \"cap.interface...\", \"revision\": \"optional\"}"));
+            return null;
+        }
+        JsonNode path = node.path("path");
+        JsonNode revision = node.path("revision");
+        if (!path.isTextual()) {
+            problems.add(Problem.at("$.interface.path", "required string"));
+        } else if (!path.asText().startsWith("cap.")) {
+            problems.add(Problem.at("$.interface.path", "an Interface path starts with 'cap.', got '" + path.asText() + "'"));
+        } else if (path.asText().contains("*")) {
+            problems.add(Problem.at("$.interface.path", "a decision is for one Interface: '*' is not allowed"));
+        }
+        if (!revision.isMissingNode() && !revision.isNull()
+                && (!revision.isTextual() || !REVISION.matcher(revision.asText()).matches())) {
+            problems.add(Problem.at("$.interface.revision", "revision must be MAJOR.MINOR.PATCH, got " + revision));
+        }
+        return path.isTextual() ? new Ref(path.asText(), revision.isTextual() ? revision.asText() : null) : null;
+    }
+
+    private static List<Implementation> implementations(JsonNode node, List<Problem> problems) {
+        if (node.isMissingNode() || node.isNull()) {
+            return null;
+        }
+        if (!node.isArray()) {
+            problems.add(Problem.at("$.implementations", "must be a list of Implementation manifests"));
+            return null;
+        }
+        List<Implementation> result = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            try {
+                result.add(ManifestLoader.implementation(node.get(i)));
+            } catch (ManifestLoader.ManifestException e) {
+                problems.add(Problem.at("$.implementations[" + i + "]", e.getMessage()));
+            }
+        }
+        return result;
+    }
+
+    private static List<TypeInstance> typeInstances(JsonNode node, List<Problem> problems) {
+        if (node.isMissingNode() || node.isNull()) {
+            return null;
+        }
+        try {
+            return TypeInstanceLoader.parse(node, "$.typeInstances");
+        } catch (DocumentException e) {
+            problems.addAll(e.problems());
+            return null;
+        }
+    }
+
+    private static Policy embeddedPolicy(JsonNode tree, String at, LocatedDocument document, List<Problem> problems) {
+        try {
+            return PolicyParser.parseEmbedded(tree, at, document.locations());
+        } catch (DocumentException e) {
+            problems.addAll(e.problems());
+            return null;
+        }
+    }
+
+    private static DecisionException invalid(List<Problem> problems, LocatedDocument document) {
+        List<Problem> located = problems.stream().map(p -> p.locatedBy(document.locations())).toList();
+        return new DecisionException(Code.INVALID_REQUEST, "invalid request: " + located.get(0), located);
+    }
+}

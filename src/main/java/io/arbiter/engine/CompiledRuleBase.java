@@ -1,0 +1,47 @@
+package io.arbiter.engine;
+
+import org.kie.api.KieBase;
+import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.KieSessionsPool;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A compiled, immutable rule base for one decision kind, with a pool of reusable sessions.
+ *
+ * @param phases   the ruleflow groups a decision runs through, in order
+ * @param revision a content hash of every rule file and table it was built from
+ */
+public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool pool, List<String> phases,
+                               String revision, List<String> ruleNames, List<String> sourceFiles) {
+
+    /**
+     * Runs one decision: inserts the facts, fires the phases in order, lets {@code reader} query the session,
+     * and returns what the reader produced together with every rule firing.
+     */
+    public <T> Run<T> run(Collection<?> facts, Function<KieSession, T> reader) {
+        KieSession session = pool.newKieSession();
+        FiredRuleRecorder recorder = new FiredRuleRecorder();
+        session.addEventListener(recorder);
+        try {
+            for (Object fact : facts) {
+                session.insert(fact);
+            }
+            var agenda = session.getAgenda();
+            for (int i = phases.size() - 1; i >= 0; i--) {
+                agenda.getAgendaGroup(phases.get(i)).setFocus();
+            }
+            session.fireAllRules();
+            return new Run<>(reader.apply(session), recorder.fired());
+        } finally {
+            session.removeEventListener(recorder);
+            session.dispose();
+        }
+    }
+
+    /** What a decision run produced, and the rules that fired to produce it. */
+    public record Run<T>(T result, List<FiredRule> firedRules) {
+    }
+}

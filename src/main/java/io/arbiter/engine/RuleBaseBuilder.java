@@ -1,0 +1,172 @@
+package io.arbiter.engine;
+
+import org.drools.decisiontable.InputType;
+import org.drools.decisiontable.SpreadsheetCompiler;
+import org.drools.drl.ast.descr.PackageDescr;
+import org.drools.drl.parser.DrlParser;
+import org.drools.drl.parser.DroolsParserException;
+import org.drools.model.codegen.ExecutableModelProject;
+import org.kie.api.KieBase;
+import org.kie.api.KieServices;
+import org.kie.api.builder.KieBuilder;
+import org.kie.api.builder.KieFileSystem;
+import org.kie.api.builder.Message;
+import org.kie.api.builder.ReleaseId;
+import org.kie.api.io.ResourceType;
+import org.kie.api.runtime.KieContainer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Compiles the DRL files of {@code rules/<kind>/} and the decision tables of {@code decision-tables/<kind>/}
+ * into one rule base. Fails loudly, never silently: a table not named {@code *.drl.csv}/{@code *.drl.xlsx}
+ * (which Drools would skip), a table or rule base that yields no rules, and any compilation error.
+ */
+public final class RuleBaseBuilder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RuleBaseBuilder.class);
+    private static final AtomicLong BUILDS = new AtomicLong();
+    private static final int POOL_SIZE = 16;
+
+    static {
+        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
+        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it.
+        if (System.getProperty("drools.externaliseCanonicalModelLambda") == null) {
+            System.setProperty("drools.externaliseCanonicalModelLambda", "false");
+        }
+    }
+
+    private RuleBaseBuilder() {
+    }
+
+    /** A file of a rule base: its name (for messages and the kie file system), content and kind. */
+    public record RuleFile(String name, byte[] content, ResourceType type) {
+    }
+
+    public static CompiledRuleBase build(String name, Path rulesFolder, Path tablesFolder, List<String> phases) {
+        return build(name, collect(rulesFolder, tablesFolder), phases);
+    }
+
+    /** Reads the rule files of a kind: every {@code .drl} under the rules folder, every table under the tables folder. */
+    public static List<RuleFile> collect(Path rulesFolder, Path tablesFolder) {
+        List<RuleFile> files = new ArrayList<>();
+        for (Path file : RuleFiles.filesUnder(rulesFolder)) {
+            String fileName = file.getFileName().toString();
+            if (fileName.endsWith(".drl")) {
+                files.add(new RuleFile(display(rulesFolder, file), read(file), ResourceType.DRL));
+            } else if (looksLikeTable(fileName)) {
+                throw new RuleBaseException("decision table " + file + " is in the rules folder; move it to decision-tables/");
+            }
+        }
+        for (Path file : RuleFiles.filesUnder(tablesFolder)) {
+            String fileName = file.getFileName().toString();
+            if (fileName.endsWith(".drl.csv") || fileName.endsWith(".drl.xlsx")) {
+                files.add(new RuleFile(display(tablesFolder, file), read(file), ResourceType.DTABLE));
+            } else if (looksLikeTable(fileName)) {
+                throw new RuleBaseException("decision table " + file + " must be named *.drl.csv or *.drl.xlsx:"
+                        + " Drools skips other names and the rule base would silently lose its rules");
+            }
+        }
+        return files;
+    }
+
+    public static CompiledRuleBase build(String name, List<RuleFile> files, List<String> phases) {
+        if (files.isEmpty()) {
+            throw new RuleBaseException("rule base '" + name + "' has no rule files");
+        }
+        for (RuleFile file : files) {
+            if (file.type() == ResourceType.DTABLE && rulesIn(file) == 0) {
+                throw new RuleBaseException("decision table " + file.name() + " yields no rules");
+            }
+        }
+        long started = System.nanoTime();
+        KieServices services = KieServices.get();
+        KieFileSystem fileSystem = services.newKieFileSystem();
+        ReleaseId releaseId = services.newReleaseId("io.arbiter.rules", name.replaceAll("[^A-Za-z0-9_.-]", "-"),
+                "1.0." + BUILDS.incrementAndGet());
+        fileSystem.generateAndWritePomXML(releaseId);
+        for (RuleFile file : files) {
+            fileSystem.write("src/main/resources/io/arbiter/rules/" + name + "/" + file.name(),
+                    services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));
+        }
+        KieBuilder builder = services.newKieBuilder(fileSystem).buildAll(ExecutableModelProject.class);
+        List<Message> errors = builder.getResults().getMessages(Message.Level.ERROR);
+        if (!errors.isEmpty()) {
+            StringBuilder message = new StringBuilder("rule base '" + name + "' does not compile:");
+            errors.forEach(error -> message.append("\n  ").append(error.getPath()).append(" line ")
+                    .append(error.getLine()).append(": ").append(firstLine(error.getText())));
+            throw new RuleBaseException(message.toString());
+        }
+        KieContainer container = services.newKieContainer(releaseId);
+        KieBase kieBase = container.getKieBase();
+        List<String> ruleNames = kieBase.getKiePackages().stream()
+                .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
+                .sorted().toList();
+        if (ruleNames.isEmpty()) {
+            throw new RuleBaseException("rule base '" + name + "' compiled to zero rules from " + files.size() + " file(s)");
+        }
+        LOG.info("rule base '{}' built: {} rules from {} files in {} ms", name, ruleNames.size(), files.size(),
+                (System.nanoTime() - started) / 1_000_000);
+        return new CompiledRuleBase(name, kieBase, kieBase.newKieSessionsPool(POOL_SIZE), List.copyOf(phases),
+                revisionOf(files), ruleNames, files.stream().map(RuleFile::name).toList());
+    }
+
+    /** How many rules a decision table compiles to (queries and functions do not count). */
+    static int rulesIn(RuleFile table) {
+        InputType inputType = table.name().endsWith(".csv") ? InputType.CSV : InputType.XLS;
+        try {
+            String drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(table.content()), inputType);
+            PackageDescr descr = new DrlParser().parse(null, drl);
+            return descr == null ? 0 : descr.getRules().size();
+        } catch (DroolsParserException | RuntimeException e) {
+            throw new RuleBaseException("decision table " + table.name() + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean looksLikeTable(String fileName) {
+        return fileName.endsWith(".csv") || fileName.endsWith(".xlsx") || fileName.endsWith(".xls");
+    }
+
+    private static String display(Path folder, Path file) {
+        return folder.relativize(file).toString().replace('\\', '/');
+    }
+
+    private static byte[] read(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+
+    private static String revisionOf(List<RuleFile> files) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            for (RuleFile file : files) {
+                digest.update(file.name().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+                digest.update(file.content());
+            }
+            return HexFormat.of().formatHex(digest.digest(), 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.arbiter.http;
+
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/** Guards admin routes: {@code Authorization: Bearer <token>}, compared in constant time; 403 when no token is configured. */
+final class AdminAuth implements Handler<RoutingContext> {
+
+    private final byte[] token;
+
+    AdminAuth(String token) {
+        this.token = token == null || token.isBlank() ? null : token.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        if (token == null) {
+            Responses.fail(ctx, new ApiError(403, "UNAUTHORIZED",
+                    "policy administration is disabled: start the server with ARBITER_ADMIN_TOKEN set"));
+            return;
+        }
+        String header = ctx.request().getHeader("Authorization");
+        String prefix = "Bearer ";
+        byte[] presented = header != null && header.regionMatches(true, 0, prefix, 0, prefix.length())
+                ? header.substring(prefix.length()).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
+        if (!MessageDigest.isEqual(presented, token)) {
+            ctx.response().putHeader("WWW-Authenticate", "Bearer");
+            Responses.fail(ctx, new ApiError(401, "UNAUTHORIZED",
+                    header == null ? "missing Authorization: Bearer <admin token>" : "the admin token is not valid"));
+            return;
+        }
+        ctx.next();
+    }
+}

@@ -1,0 +1,102 @@
+package io.arbiter.http;
+
+import io.arbiter.decision.Decisions;
+import io.arbiter.decision.SnapshotLoader;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** The HTTP service: one route table, thin handlers, one error renderer. */
+public final class ArbiterServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ArbiterServer.class);
+
+    private final Vertx vertx;
+    private final HttpServer server;
+    private final Decisions decisions;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private ArbiterServer(Vertx vertx, HttpServer server, Decisions decisions) {
+        this.vertx = vertx;
+        this.server = server;
+        this.decisions = decisions;
+    }
+
+    /** Loads the snapshot (off the event loop), then listens. Fails if rules, policy or catalog cannot load. */
+    public static Future<ArbiterServer> start(ServerOptions options) {
+        long started = System.nanoTime();
+        Vertx vertx = Vertx.vertx();
+        return vertx.executeBlocking(() -> new Decisions(SnapshotLoader.load(options.settings())))
+                .compose(decisions -> vertx.createHttpServer()
+                        .requestHandler(router(vertx, decisions, options))
+                        .listen(options.port(), options.host())
+                        .map(server -> new ArbiterServer(vertx, server, decisions)))
+                .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms)", options.host(),
+                        server.port(), (System.nanoTime() - started) / 1_000_000))
+                .recover(failure -> vertx.close().transform(ignored -> Future.failedFuture(failure)));
+    }
+
+    static Router router(Vertx vertx, Decisions decisions, ServerOptions options) {
+        Handlers handlers = new Handlers(vertx, decisions);
+        AdminAuth admin = new AdminAuth(options.adminToken());
+        Router router = Router.router(vertx);
+        router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
+
+        router.post("/v1/decisions/implementation").handler(handlers::decideImplementation);
+        router.get("/v1/policy").handler(handlers::getPolicy);
+        router.put("/v1/policy").handler(admin).handler(handlers::putPolicy);
+        router.post("/v1/policy/validate").handler(handlers::validatePolicy);
+        router.get("/healthz").handler(handlers::healthz);
+        router.get("/readyz").handler(handlers::readyz);
+
+        router.route().failureHandler(ctx -> Responses.fail(ctx, ctx.failure() != null ? ctx.failure()
+                : statusError(ctx.statusCode())));
+        router.errorHandler(404, ctx -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
+                "no route for " + ctx.request().method() + " " + ctx.request().path())));
+        router.errorHandler(405, ctx -> Responses.fail(ctx, new ApiError(405, "INVALID_REQUEST",
+                "method " + ctx.request().method() + " is not allowed on " + ctx.request().path())));
+        return router;
+    }
+
+    private static ApiError statusError(int status) {
+        return switch (status) {
+            case 413 -> new ApiError(413, "PAYLOAD_TOO_LARGE",
+                    "request body is larger than " + ServerOptions.MAX_BODY_BYTES + " bytes (1 MiB)");
+            case 404 -> new ApiError(404, "NOT_FOUND", "not found");
+            case 400 -> new ApiError(400, "INVALID_REQUEST", "bad request");
+            default -> new ApiError(status < 400 ? 500 : status, status < 500 ? "INVALID_REQUEST" : "INTERNAL",
+                    "request failed with status " + status);
+        };
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    public Decisions decisions() {
+        return decisions;
+    }
+
+    public Future<Void> stop() {
+        Promise<Void> done = Promise.promise();
+        server.shutdown(10, TimeUnit.SECONDS)
+                .eventually(() -> vertx.close())
+                .onComplete(result -> {
+                    stopped.countDown();
+                    done.handle(result);
+                });
+        return done.future();
+    }
+
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+}

@@ -1,0 +1,106 @@
+package io.arbiter.http;
+
+import io.arbiter.decision.Decisions;
+import io.arbiter.document.Documents;
+import io.arbiter.policy.PolicyDocument;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** Route handlers: each reads the request, calls one {@link Decisions} method off the event loop, renders. */
+final class Handlers {
+
+    private final Vertx vertx;
+    private final Decisions decisions;
+
+    Handlers(Vertx vertx, Decisions decisions) {
+        this.vertx = vertx;
+        this.decisions = decisions;
+    }
+
+    void decideImplementation(RoutingContext ctx) {
+        byte[] body = body(ctx);
+        String contentType = ctx.request().getHeader("Content-Type");
+        respond(ctx, 200, () -> decisions.decideImplementation(body, contentType));
+    }
+
+    void getPolicy(RoutingContext ctx) {
+        PolicyDocument policy = decisions.snapshot().policy();
+        ctx.response().putHeader("ETag", quoted(policy.revision()));
+        String accept = ctx.request().getHeader("Accept");
+        if (Documents.isYaml(accept)) {
+            Responses.yaml(ctx, 200, policy.source());
+        } else {
+            Responses.json(ctx, 200, policy.source());
+        }
+    }
+
+    void putPolicy(RoutingContext ctx) {
+        byte[] body = body(ctx);
+        String contentType = ctx.request().getHeader("Content-Type");
+        Optional<String> ifMatch = Optional.ofNullable(ctx.request().getHeader("If-Match")).map(Handlers::unquoted);
+        vertx.executeBlocking(() -> decisions.replacePolicy(body, contentType, ifMatch), false).onComplete(result -> {
+            if (result.failed()) {
+                Responses.fail(ctx, result.cause());
+                return;
+            }
+            PolicyDocument policy = result.result();
+            ctx.response().putHeader("ETag", quoted(policy.revision()));
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("revision", policy.revision());
+            answer.put("warnings", policy.warnings());
+            Responses.json(ctx, 200, answer);
+        });
+    }
+
+    void validatePolicy(RoutingContext ctx) {
+        byte[] body = body(ctx);
+        String contentType = ctx.request().getHeader("Content-Type");
+        respond(ctx, 200, () -> decisions.validatePolicy(body, contentType));
+    }
+
+    void healthz(RoutingContext ctx) {
+        Responses.json(ctx, 200, Map.of("status", "UP"));
+    }
+
+    void readyz(RoutingContext ctx) {
+        var snapshot = decisions.snapshot();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("status", "READY");
+        answer.put("policyRevision", snapshot.policy().revision());
+        Map<String, String> rules = new LinkedHashMap<>();
+        snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
+        answer.put("rulesRevisions", rules);
+        Responses.json(ctx, 200, answer);
+    }
+
+    private void respond(RoutingContext ctx, int status, Callable<Object> work) {
+        vertx.executeBlocking(work, false).onComplete(result -> {
+            if (result.succeeded()) {
+                Responses.json(ctx, status, result.result());
+            } else {
+                Responses.fail(ctx, result.cause());
+            }
+        });
+    }
+
+    private static byte[] body(RoutingContext ctx) {
+        return ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+    }
+
+    private static String quoted(String revision) {
+        return "\"" + revision + "\"";
+    }
+
+    private static String unquoted(String etag) {
+        String value = etag.trim();
+        if (value.startsWith("W/")) {
+            value = value.substring(2);
+        }
+        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"") ? value.substring(1, value.length() - 1) : value;
+    }
+}

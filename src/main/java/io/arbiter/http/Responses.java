@@ -1,0 +1,75 @@
+package io.arbiter.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Decisions;
+import io.arbiter.document.DocumentException;
+import io.arbiter.document.Documents;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/** The one place that writes response bodies and turns exceptions into the contract's error bodies. */
+final class Responses {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Responses.class);
+
+    private Responses() {
+    }
+
+    static void json(RoutingContext ctx, int status, Object body) {
+        write(ctx, status, "application/json", toJson(body));
+    }
+
+    static void yaml(RoutingContext ctx, int status, Object body) {
+        try {
+            write(ctx, status, "application/yaml", Documents.yamlMapper().writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            fail(ctx, e);
+        }
+    }
+
+    static void fail(RoutingContext ctx, Throwable failure) {
+        ApiError error = toApiError(failure);
+        if (error.status() >= 500) {
+            LOG.error("request {} {} failed", ctx.request().method(), ctx.request().path(), failure);
+        }
+        json(ctx, error.status(), error.body());
+    }
+
+    static ApiError toApiError(Throwable failure) {
+        if (failure instanceof ApiError apiError) {
+            return apiError;
+        }
+        if (failure instanceof DecisionException decision) {
+            int status = decision.code() == DecisionException.Code.INVALID_POLICY ? 422 : 400;
+            return new ApiError(status, decision.code().name(), decision.getMessage(), decision.problems());
+        }
+        if (failure instanceof DocumentException document) {
+            return new ApiError(400, "INVALID_REQUEST", document.getMessage(), document.problems());
+        }
+        if (failure instanceof Decisions.StaleRevisionException stale) {
+            return new ApiError(412, "POLICY_CONFLICT", stale.getMessage());
+        }
+        return new ApiError(500, "INTERNAL", "internal error: " + failure.getClass().getSimpleName()
+                + (failure.getMessage() == null ? "" : ": " + failure.getMessage()), List.of());
+    }
+
+    private static void write(RoutingContext ctx, int status, String contentType, byte[] body) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        ctx.response().setStatusCode(status).putHeader("Content-Type", contentType).end(Buffer.buffer(body));
+    }
+
+    private static byte[] toJson(Object body) {
+        try {
+            return Documents.jsonMapper().writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render response", e);
+        }
+    }
+}

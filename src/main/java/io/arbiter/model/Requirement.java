@@ -1,0 +1,27 @@
+package io.arbiter.model;
+
+/**
+ * One item of an Implementation's {@code spec.requires}: the Type it needs, in which group, and the alias
+ * under which an injected TypeInstance is made available. Flattened so rules can join on it.
+ */
+public record Requirement(String implementationKey, String groupPrefix, Quantifier quantifier, int index,
+                          Ref typeRef, String alias) {
+
+    public String typePath() {
+        return typeRef.path();
+    }
+
+    public String typeRevision() {
+        return typeRef.revision();
+    }
+
+    /** The group this item belongs to, e.g. {@code cap.core.type.platform oneOf}. */
+    public String groupId() {
+        return groupPrefix + " " + quantifier.ocfName();
+    }
+
+    @Override
+    public String toString() {
+        return typeRef + (alias == null ? "" : " (alias " + alias + ")");
+    }
+}

@@ -1,0 +1,246 @@
+package io.arbiter.policy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.arbiter.document.DocumentException;
+import io.arbiter.document.Documents;
+import io.arbiter.document.LocatedDocument;
+import io.arbiter.document.Locations;
+import io.arbiter.document.Problem;
+import io.arbiter.model.Ref;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Parses and validates a policy document (JSON or YAML). Every problem is reported, each with its field path
+ * and, for text input, line and column: never just the first one.
+ */
+public final class PolicyParser {
+
+    private static final Pattern REVISION = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$");
+    private static final Pattern SEGMENT = Pattern.compile("^[A-Za-z0-9_-]+$");
+    private static final JsonSchema SCHEMA = loadSchema("/schemas/policy-0.2.0.json");
+
+    private PolicyParser() {
+    }
+
+    /** Parses text; the media type picks YAML or JSON. */
+    public static PolicyDocument parse(byte[] body, String contentType) {
+        return parse(Documents.parse(body, contentType));
+    }
+
+    public static PolicyDocument parse(LocatedDocument document) {
+        List<Problem> problems = validate(document.tree()).stream()
+                .map(problem -> problem.locatedBy(document.locations()))
+                .toList();
+        if (!problems.isEmpty()) {
+            throw new DocumentException("the policy is invalid: " + problems.size() + " problem(s)", problems);
+        }
+        return new PolicyDocument(bind(document.tree()), document.tree(), revisionOf(document.tree()), List.of());
+    }
+
+    /** Parses a policy embedded in a request; problems are located under {@code prefix} (e.g. {@code $.actionPolicy}). */
+    public static Policy parseEmbedded(JsonNode tree, String prefix, Locations locations) {
+        List<Problem> problems = validate(tree).stream()
+                .map(problem -> problem.under(prefix).locatedBy(locations))
+                .toList();
+        if (!problems.isEmpty()) {
+            throw new DocumentException("the policy at " + prefix + " is invalid: " + problems.size() + " problem(s)", problems);
+        }
+        return bind(tree);
+    }
+
+    /** Every problem of a policy tree, unlocated (paths only), in document order. */
+    public static List<Problem> validate(JsonNode tree) {
+        if (!tree.isObject()) {
+            return List.of(Problem.at("$", "a policy must be an object"));
+        }
+        List<Problem> problems = new ArrayList<>();
+        for (ValidationMessage message : SCHEMA.validate(tree)) {
+            problems.add(Problem.at(message.getInstanceLocation().toString(), schemaProblem(message)));
+        }
+        if (problems.isEmpty()) {
+            problems.addAll(semanticProblems(tree));
+        }
+        problems.sort(Comparator.comparing(Problem::path));
+        return problems;
+    }
+
+    private static String schemaProblem(ValidationMessage message) {
+        String text = message.getMessage();
+        int colon = text.indexOf(": ");
+        return colon > 0 && text.startsWith("$") ? text.substring(colon + 2) : text;
+    }
+
+    private static List<Problem> semanticProblems(JsonNode tree) {
+        List<Problem> problems = new ArrayList<>();
+        JsonNode rules = tree.path("interface").path("rules");
+        Map<String, Integer> seenKeys = new HashMap<>();
+        for (int i = 0; i < rules.size(); i++) {
+            String rulePath = "$.interface.rules[" + i + "]";
+            JsonNode ref = rules.get(i).path("interface");
+            checkRef(ref, rulePath + ".interface", true, problems);
+            String key = ref.path("path").asText() + (hasRevision(ref) ? ":" + ref.path("revision").asText() : "");
+            Integer first = seenKeys.putIfAbsent(key, i);
+            if (first != null) {
+                problems.add(Problem.at(rulePath + ".interface",
+                        "a second rule for Interface " + key + " (the first is interface.rules[" + first + "])"));
+            }
+            JsonNode oneOf = rules.get(i).path("oneOf");
+            for (int j = 0; j < oneOf.size(); j++) {
+                String itemPath = rulePath + ".oneOf[" + j + "].implementationConstraints";
+                JsonNode constraints = oneOf.get(j).path("implementationConstraints");
+                if (constraints.has("path")) {
+                    String path = constraints.path("path").asText();
+                    if (path.contains("*")) {
+                        problems.add(Problem.at(itemPath + ".path", "an Implementation path is exact: '*' is not allowed in " + path));
+                    } else {
+                        checkPath(path, itemPath + ".path", false, problems);
+                    }
+                }
+                checkRefs(constraints.path("attributes"), itemPath + ".attributes", problems);
+                checkRefs(constraints.path("requires"), itemPath + ".requires", problems);
+            }
+        }
+        JsonNode typeInstanceRules = tree.path("typeInstance").path("rules");
+        for (int i = 0; i < typeInstanceRules.size(); i++) {
+            checkRef(typeInstanceRules.get(i).path("typeRef"), "$.typeInstance.rules[" + i + "].typeRef", true, problems);
+        }
+        return problems;
+    }
+
+    private static void checkRefs(JsonNode refs, String path, List<Problem> problems) {
+        for (int k = 0; k < refs.size(); k++) {
+            checkRef(refs.get(k), path + "[" + k + "]", false, problems);
+        }
+    }
+
+    private static void checkRef(JsonNode ref, String path, boolean patternAllowed, List<Problem> problems) {
+        checkPath(ref.path("path").asText(), path + ".path", patternAllowed, problems);
+        if (hasRevision(ref) && !REVISION.matcher(ref.path("revision").asText()).matches()) {
+            problems.add(Problem.at(path + ".revision",
+                    "revision '" + ref.path("revision").asText() + "' is not MAJOR.MINOR.PATCH"));
+        }
+    }
+
+    private static void checkPath(String path, String where, boolean patternAllowed, List<Problem> problems) {
+        if (!path.startsWith("cap.")) {
+            problems.add(Problem.at(where, "path '" + path + "' must start with 'cap.'"));
+            return;
+        }
+        String[] segments = path.split("\\.", -1);
+        for (int s = 0; s < segments.length; s++) {
+            boolean last = s == segments.length - 1;
+            if (segments[s].equals("*")) {
+                if (!last || !patternAllowed) {
+                    problems.add(Problem.at(where, patternAllowed
+                            ? "'*' may only be the last path segment: " + path
+                            : "'*' is not allowed here: " + path));
+                    return;
+                }
+            } else if (!SEGMENT.matcher(segments[s]).matches()) {
+                problems.add(Problem.at(where, "path '" + path + "' has an invalid segment '" + segments[s] + "'"));
+                return;
+            }
+        }
+    }
+
+    private static boolean hasRevision(JsonNode ref) {
+        return ref.has("revision") && !ref.path("revision").isNull();
+    }
+
+    private static Policy bind(JsonNode tree) {
+        JsonNode iface = tree.path("interface");
+        List<Policy.InterfaceRule> rules = new ArrayList<>();
+        for (JsonNode rule : iface.path("rules")) {
+            List<Policy.OneOfItem> items = new ArrayList<>();
+            for (JsonNode item : rule.path("oneOf")) {
+                items.add(new Policy.OneOfItem(constraints(item.path("implementationConstraints")), inject(item.path("inject"))));
+            }
+            rules.add(new Policy.InterfaceRule(ref(rule.path("interface")), items));
+        }
+        List<Policy.TypeInstanceRule> typeInstanceRules = new ArrayList<>();
+        for (JsonNode rule : tree.path("typeInstance").path("rules")) {
+            JsonNode backend = rule.path("backend");
+            typeInstanceRules.add(new Policy.TypeInstanceRule(ref(rule.path("typeRef")),
+                    new Policy.Backend(backend.path("id").asText(), textOrNull(backend.path("description")))));
+        }
+        return new Policy(inject(iface.path("default").path("inject")), rules, typeInstanceRules);
+    }
+
+    private static Policy.ImplementationConstraints constraints(JsonNode node) {
+        return new Policy.ImplementationConstraints(textOrNull(node.path("path")), refs(node.path("attributes")),
+                refs(node.path("requires")));
+    }
+
+    private static Policy.Inject inject(JsonNode node) {
+        List<Policy.RequiredTypeInstance> required = new ArrayList<>();
+        node.path("requiredTypeInstances").forEach(ti -> required.add(
+                new Policy.RequiredTypeInstance(ti.path("id").asText(), textOrNull(ti.path("description")))));
+        List<Policy.AdditionalParameter> parameters = new ArrayList<>();
+        node.path("additionalParameters").forEach(p -> parameters.add(
+                new Policy.AdditionalParameter(p.path("name").asText(), p.path("value").deepCopy())));
+        List<Policy.AdditionalTypeInstance> additional = new ArrayList<>();
+        node.path("additionalTypeInstances").forEach(ti -> additional.add(
+                new Policy.AdditionalTypeInstance(ti.path("name").asText(), ti.path("id").asText())));
+        return new Policy.Inject(required, parameters, additional);
+    }
+
+    private static List<Ref> refs(JsonNode node) {
+        List<Ref> refs = new ArrayList<>();
+        node.forEach(ref -> refs.add(ref(ref)));
+        return refs;
+    }
+
+    private static Ref ref(JsonNode node) {
+        return new Ref(node.path("path").asText(), textOrNull(node.path("revision")));
+    }
+
+    private static String textOrNull(JsonNode node) {
+        return node.isValueNode() && !node.isNull() ? node.asText() : null;
+    }
+
+    /** A content hash: the same policy always has the same revision, whatever its formatting. */
+    public static String revisionOf(JsonNode tree) {
+        try {
+            byte[] canonical = Documents.jsonMapper().copy()
+                    .configure(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+                    .writeValueAsString(Documents.jsonMapper().treeToValue(tree, Object.class))
+                    .getBytes(StandardCharsets.UTF_8);
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical);
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot hash policy", e);
+        }
+    }
+
+    private static JsonSchema loadSchema(String resource) {
+        try (InputStream in = PolicyParser.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("schema resource missing: " + resource);
+            }
+            SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().build();
+            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7)
+                    .getSchema(Documents.jsonMapper().readTree(in), config);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
