@@ -1,0 +1,137 @@
+package io.arbiter.scenarios;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.catalog.TypeInstanceLoader;
+import io.arbiter.catalog.TypeInstanceStore;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Decisions;
+import io.arbiter.decision.implementation.ImplementationDecision;
+import io.arbiter.document.Documents;
+import io.arbiter.policy.PolicyDocument;
+import io.arbiter.policy.PolicyParser;
+import io.arbiter.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Runs every scenario in {@code fixtures/scenarios/}: a global policy, optionally a TypeInstance store, a request
+ * (the HTTP body of {@code POST /v1/decisions/implementation}) and the expected decision. The catalog is the
+ * embedded fixture catalog unless the request carries inline {@code implementations}. See
+ * {@code fixtures/scenarios/README.md} for the format.
+ */
+class ScenarioTest {
+
+    static Stream<Arguments> scenarios() throws IOException {
+        try (Stream<Path> files = Files.list(Fixtures.SCENARIOS)) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList().stream()
+                    .map(f -> Arguments.of(f.getFileName().toString(), f));
+        }
+    }
+
+    @Test
+    void thereAreEnoughScenarios() throws IOException {
+        assertTrue(scenarios().count() >= 25, "fixtures/scenarios/ must hold at least 25 scenarios");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
+    void scenario(String name, Path file) throws IOException {
+        JsonNode scenario = Documents.parseYaml(Files.readAllBytes(file)).tree();
+        PolicyDocument policy = PolicyParser.parse(Documents.jsonMapper().writeValueAsBytes(scenario.path("policy")),
+                "application/json");
+        TypeInstanceStore store = scenario.has("typeInstances")
+                ? new TypeInstanceStore(TypeInstanceLoader.parse(scenario.get("typeInstances"), "$.typeInstances"))
+                : Fixtures.embeddedStore();
+        Decisions decisions = new Decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
+        JsonNode expect = scenario.path("expect");
+        byte[] request = Documents.jsonMapper().writeValueAsBytes(scenario.path("request"));
+
+        int expectedStatus = expect.path("status").asInt(200);
+        try {
+            ImplementationDecision decision = decisions.decideImplementation(request, "application/json");
+            assertEquals(200, expectedStatus, name + ": expected an error but got " + decision.outcome());
+            JsonNode actual = Documents.jsonMapper().valueToTree(decision);
+            assertSubset(expect, (ObjectNode) actual, name);
+            assertFiredRules(expect, decision, name);
+        } catch (DecisionException e) {
+            int status = e.code() == DecisionException.Code.INVALID_POLICY ? 422 : 400;
+            assertEquals(expectedStatus, status, name + ": unexpected error " + e.code() + " " + e.problems());
+            assertEquals(expect.path("error").path("code").asText(e.code().name()), e.code().name(), name);
+            String mentions = expect.path("error").path("mentions").asText("");
+            String all = e.getMessage() + " " + e.problems();
+            assertTrue(all.contains(mentions), name + ": error should mention '" + mentions + "' but was " + all);
+        }
+    }
+
+    /** Every field in {@code expect} (but the runner's own keys) must equal the decision's field of the same name. */
+    private static void assertSubset(JsonNode expect, ObjectNode actual, String name) {
+        Iterator<Map.Entry<String, JsonNode>> fields = expect.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (List.of("status", "error", "firedRules", "notFiredRules", "explanationMentions").contains(field.getKey())) {
+                continue;
+            }
+            JsonNode expected = normalise(field.getValue());
+            JsonNode got = normalise(actual.path(field.getKey()));
+            assertEquals(expected, got, name + ": field '" + field.getKey() + "'");
+        }
+        for (JsonNode mention : expect.path("explanationMentions")) {
+            assertTrue(actual.path("explanation").toString().contains(mention.asText()),
+                    name + ": explanation should mention '" + mention.asText() + "': " + actual.path("explanation"));
+        }
+    }
+
+    private static void assertFiredRules(JsonNode expect, ImplementationDecision decision, String name) {
+        List<String> fired = new ArrayList<>();
+        decision.firedRules().forEach(rule -> fired.add(rule.name()));
+        for (JsonNode rule : expect.path("firedRules")) {
+            assertTrue(fired.contains(rule.asText()), name + ": rule '" + rule.asText() + "' should fire; fired " + fired);
+        }
+        for (JsonNode rule : expect.path("notFiredRules")) {
+            if (fired.contains(rule.asText())) {
+                fail(name + ": rule '" + rule.asText() + "' should not fire; fired " + fired);
+            }
+        }
+    }
+
+    /** Drops null-valued fields so {@code {path: x}} equals {@code {path: x, revision: null}}. */
+    private static JsonNode normalise(JsonNode node) {
+        if (node.isMissingNode()) {
+            return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        }
+        if (node.isNumber()) {
+            return Documents.jsonMapper().getNodeFactory().numberNode(node.decimalValue().stripTrailingZeros());
+        }
+        if (node.isObject()) {
+            ObjectNode copy = Documents.jsonMapper().createObjectNode();
+            node.fields().forEachRemaining(e -> {
+                if (!e.getValue().isNull()) {
+                    copy.set(e.getKey(), normalise(e.getValue()));
+                }
+            });
+            return copy;
+        }
+        if (node.isArray()) {
+            var copy = Documents.jsonMapper().createArrayNode();
+            node.forEach(item -> copy.add(normalise(item)));
+            return copy;
+        }
+        return node;
+    }
+}

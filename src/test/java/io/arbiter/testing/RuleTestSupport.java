@@ -1,0 +1,68 @@
+package io.arbiter.testing;
+
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.FiredRule;
+import io.arbiter.engine.RuleBaseBuilder;
+import org.kie.api.runtime.KieSession;
+
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The project's rule test support: builds a rule base from the project's {@code rules/<kind>/} and
+ * {@code decision-tables/<kind>/} on disk, fires it with a recording listener, and asserts on the firings.
+ */
+public final class RuleTestSupport {
+
+    public static final Path RULES = Path.of("rules");
+    public static final Path TABLES = Path.of("decision-tables");
+    private static final Map<String, CompiledRuleBase> CACHE = new ConcurrentHashMap<>();
+
+    private RuleTestSupport() {
+    }
+
+    /** The project's rule base for a decision kind, compiled once per test run. */
+    public static CompiledRuleBase ruleBase(String kind, List<String> phases) {
+        return CACHE.computeIfAbsent(kind, k -> RuleBaseBuilder.build(k, RULES.resolve(k), TABLES.resolve(k), phases));
+    }
+
+    /** Fires the facts and returns what {@code reader} read, plus the firings. */
+    public static <T> CompiledRuleBase.Run<T> fire(CompiledRuleBase ruleBase, Collection<?> facts,
+                                                   Function<KieSession, T> reader) {
+        return ruleBase.run(facts, reader);
+    }
+
+    public static List<String> names(List<FiredRule> fired) {
+        return fired.stream().map(FiredRule::name).toList();
+    }
+
+    public static void assertFired(List<FiredRule> fired, String rule) {
+        assertTrue(names(fired).contains(rule), () -> "expected rule '" + rule + "' to fire; fired: " + names(fired));
+    }
+
+    public static void assertFiredTimes(List<FiredRule> fired, String rule, int times) {
+        assertEquals(times, names(fired).stream().filter(rule::equals).count(),
+                () -> "rule '" + rule + "' fired count; fired: " + names(fired));
+    }
+
+    public static void assertNotFired(List<FiredRule> fired, String rule) {
+        assertFalse(names(fired).contains(rule), () -> "expected rule '" + rule + "' not to fire; fired: " + names(fired));
+    }
+
+    /** Asserts that {@code first} fired (its first firing) before {@code second} (its first firing). */
+    public static void assertFiredBefore(List<FiredRule> fired, String first, String second) {
+        List<String> names = names(fired);
+        assertFired(fired, first);
+        assertFired(fired, second);
+        assertTrue(names.indexOf(first) < names.indexOf(second),
+                () -> "expected '" + first + "' before '" + second + "'; fired: " + names);
+    }
+}
