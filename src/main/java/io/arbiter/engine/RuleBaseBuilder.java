@@ -131,7 +131,7 @@ public final class RuleBaseBuilder {
             PackageDescr descr = new DrlParser().parse(null, drl);
             return descr == null ? 0 : descr.getRules().size();
         } catch (DroolsParserException | RuntimeException e) {
-            throw new RuleBaseException("decision table " + table.name() + " cannot be read: " + e.getMessage(), e);
+            throw new RuleBaseException("decision table " + table.name() + " yields no rules: " + e.getMessage(), e);
         }
     }
 

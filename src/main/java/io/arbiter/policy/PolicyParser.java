@@ -74,19 +74,22 @@ public final class PolicyParser {
         }
         List<Problem> problems = new ArrayList<>();
         for (ValidationMessage message : SCHEMA.validate(tree)) {
-            problems.add(Problem.at(message.getInstanceLocation().toString(), schemaProblem(message)));
+            problems.add(schemaProblem(message));
         }
-        if (problems.isEmpty()) {
-            problems.addAll(semanticProblems(tree));
-        }
+        problems.addAll(semanticProblems(tree));
         problems.sort(Comparator.comparing(Problem::path));
         return problems;
     }
 
-    private static String schemaProblem(ValidationMessage message) {
+    private static Problem schemaProblem(ValidationMessage message) {
+        String at = message.getInstanceLocation().toString();
+        if ("additionalProperties".equals(message.getType()) && message.getProperty() != null) {
+            return Problem.at(com.networknt.schema.PathType.JSON_PATH.append(at, message.getProperty()),
+                    "unknown field '" + message.getProperty() + "'");
+        }
         String text = message.getMessage();
         int colon = text.indexOf(": ");
-        return colon > 0 && text.startsWith("$") ? text.substring(colon + 2) : text;
+        return Problem.at(at, colon > 0 && text.startsWith("$") ? text.substring(colon + 2) : text);
     }
 
     private static List<Problem> semanticProblems(JsonNode tree) {
@@ -97,6 +100,9 @@ public final class PolicyParser {
             String rulePath = "$.interface.rules[" + i + "]";
             JsonNode ref = rules.get(i).path("interface");
             checkRef(ref, rulePath + ".interface", true, problems);
+            if (!ref.path("path").isTextual()) {
+                continue;
+            }
             String key = ref.path("path").asText() + (hasRevision(ref) ? ":" + ref.path("revision").asText() : "");
             Integer first = seenKeys.putIfAbsent(key, i);
             if (first != null) {
@@ -107,7 +113,7 @@ public final class PolicyParser {
             for (int j = 0; j < oneOf.size(); j++) {
                 String itemPath = rulePath + ".oneOf[" + j + "].implementationConstraints";
                 JsonNode constraints = oneOf.get(j).path("implementationConstraints");
-                if (constraints.has("path")) {
+                if (constraints.path("path").isTextual()) {
                     String path = constraints.path("path").asText();
                     if (path.contains("*")) {
                         problems.add(Problem.at(itemPath + ".path", "an Implementation path is exact: '*' is not allowed in " + path));
@@ -133,8 +139,11 @@ public final class PolicyParser {
     }
 
     private static void checkRef(JsonNode ref, String path, boolean patternAllowed, List<Problem> problems) {
+        if (!ref.path("path").isTextual()) {
+            return; // the schema already reports a missing or mistyped path
+        }
         checkPath(ref.path("path").asText(), path + ".path", patternAllowed, problems);
-        if (hasRevision(ref) && !REVISION.matcher(ref.path("revision").asText()).matches()) {
+        if (hasRevision(ref) && ref.path("revision").isTextual() && !REVISION.matcher(ref.path("revision").asText()).matches()) {
             problems.add(Problem.at(path + ".revision",
                     "revision '" + ref.path("revision").asText() + "' is not MAJOR.MINOR.PATCH"));
         }
@@ -236,7 +245,7 @@ public final class PolicyParser {
             if (in == null) {
                 throw new IllegalStateException("schema resource missing: " + resource);
             }
-            SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().build();
+            SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().pathType(com.networknt.schema.PathType.JSON_PATH).build();
             return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7)
                     .getSchema(Documents.jsonMapper().readTree(in), config);
         } catch (IOException e) {

@@ -1,0 +1,127 @@
+package io.arbiter.engine;
+
+import io.arbiter.decision.implementation.ImplementationDecider;
+import io.arbiter.decision.implementation.ImplementationDecision;
+import io.arbiter.decision.implementation.ImplementationFacts.Outcome;
+import io.arbiter.decision.implementation.ImplementationRequest;
+import io.arbiter.decision.Settings;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.model.Ref;
+import io.arbiter.testing.Fixtures;
+import io.arbiter.testing.RuleTestSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Loading rules and tables fails loudly instead of silently producing an empty or partial rule base. */
+class RuleBaseBuilderTest {
+
+    private static final Path RULES = RuleTestSupport.RULES.resolve("implementation");
+    private static final Path TABLES = RuleTestSupport.TABLES.resolve("implementation");
+    private static final String TABLE = "rule-key-precedence.drl.csv";
+
+    @TempDir
+    Path temp;
+
+    private Path copyTables() throws IOException {
+        Path tables = Files.createDirectories(temp.resolve("tables"));
+        Files.copy(TABLES.resolve(TABLE), tables.resolve(TABLE));
+        return tables;
+    }
+
+    @Test
+    void tableNotNamedDrlCsvIsRefusedWithTheReason() throws IOException {
+        Path tables = Files.createDirectories(temp.resolve("tables"));
+        Files.copy(TABLES.resolve(TABLE), tables.resolve("rule-key-precedence.csv"));
+
+        RuleBaseException e = assertThrows(RuleBaseException.class, () -> RuleBaseBuilder.collect(RULES, tables));
+
+        assertTrue(e.getMessage().contains("rule-key-precedence.csv"), e.getMessage());
+        assertTrue(e.getMessage().contains("*.drl.csv"), e.getMessage());
+    }
+
+    @Test
+    void tableThatYieldsNoRulesIsRefused() throws IOException {
+        Path tables = Files.createDirectories(temp.resolve("tables"));
+        Files.writeString(tables.resolve("empty.drl.csv"), "RuleSet,io.arbiter.rules.implementation\n");
+
+        RuleBaseException e = assertThrows(RuleBaseException.class,
+                () -> RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.PHASES));
+
+        assertTrue(e.getMessage().contains("empty.drl.csv"), e.getMessage());
+        assertTrue(e.getMessage().contains("no rules"), e.getMessage());
+    }
+
+    @Test
+    void emptyRuleFolderIsRefused() throws IOException {
+        Path none = Files.createDirectories(temp.resolve("none"));
+
+        RuleBaseException e = assertThrows(RuleBaseException.class,
+                () -> RuleBaseBuilder.build("implementation", none, none, ImplementationDecider.PHASES));
+
+        assertTrue(e.getMessage().contains("no rule files"), e.getMessage());
+    }
+
+    @Test
+    void drlThatDoesNotCompileNamesTheFile() throws IOException {
+        Path rules = Files.createDirectories(temp.resolve("rules"));
+        Files.writeString(rules.resolve("broken.drl"), "package x;\nrule \"broken\" when Nonsense( then end\n");
+
+        RuleBaseException e = assertThrows(RuleBaseException.class,
+                () -> RuleBaseBuilder.build("broken", rules, temp.resolve("no-tables"), List.of()));
+
+        assertTrue(e.getMessage().contains("broken.drl"), e.getMessage());
+    }
+
+    @Test
+    void reorderingThePrecedenceTableChangesTheDecision() throws IOException {
+        Path tables = copyTables();
+        String table = Files.readString(tables.resolve(TABLE))
+                .replace("Exact path and revision,rule-key,PATH_REVISION,1", "Exact path and revision,rule-key,PATH_REVISION,3")
+                .replace("Catch-all cap.*,rule-key,ANY,3", "Catch-all cap.*,rule-key,ANY,1");
+        Files.writeString(tables.resolve(TABLE), table);
+        CompiledRuleBase reordered = RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.PHASES);
+        var policy = Fixtures.policy("""
+                interface:
+                  default:
+                    inject:
+                      requiredTypeInstances: [{id: c268d3f5-8834-434b-bea2-b677793611c5}]
+                  rules:
+                    - interface: {path: cap.interface.database.postgresql.install, revision: 0.1.0}
+                      oneOf: []
+                    - interface: {path: cap.*}
+                      oneOf: [{implementationConstraints: {}}]
+                """);
+        var request = ImplementationRequest.forInterface(new Ref("cap.interface.database.postgresql.install", "0.1.0"));
+
+        ImplementationDecision standard = ImplementationDecider.decide(request, Fixtures.snapshot(policy));
+        ImplementationDecision swapped = ImplementationDecider.decide(request, new Snapshot(policy,
+                Map.of(ImplementationDecider.KIND, reordered), Fixtures.embeddedCatalog(), Fixtures.embeddedStore(),
+                Settings.DEFAULT_PLATFORM));
+
+        assertEquals(Outcome.DENIED, standard.outcome());
+        assertEquals(Outcome.SELECTED, swapped.outcome());
+        assertEquals("cap.*", swapped.rule().interfaceRef().path());
+    }
+
+    @Test
+    void revisionChangesWithContentAndRuleNamesAreListed() throws IOException {
+        CompiledRuleBase original = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
+        Path tables = copyTables();
+        Files.writeString(tables.resolve(TABLE), Files.readString(tables.resolve(TABLE)) + "Second catch-all,rule-key,ANY,4\n");
+
+        CompiledRuleBase changed = RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.PHASES);
+
+        assertTrue(!original.revision().equals(changed.revision()));
+        assertTrue(original.ruleNames().contains("io.arbiter.rules.implementation.Catch-all cap.*"), original.ruleNames().toString());
+    }
+}
