@@ -28,7 +28,7 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerOptions options = new ServerOptions(host, port, snapshot.settings(), System.getenv("ARBITER_ADMIN_TOKEN"));
         ArbiterServer server = ArbiterServer.start(options).toCompletionStage().toCompletableFuture().get();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop().toCompletionStage().toCompletableFuture().join()));
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();
         return 0;
     }

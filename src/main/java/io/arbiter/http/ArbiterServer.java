@@ -3,7 +3,6 @@ package io.arbiter.http;
 import io.arbiter.decision.Decisions;
 import io.arbiter.decision.SnapshotLoader;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -18,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 public final class ArbiterServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArbiterServer.class);
+    private static final int SHUTDOWN_GRACE_SECONDS = 10;
 
     private final Vertx vertx;
     private final HttpServer server;
@@ -85,15 +85,21 @@ public final class ArbiterServer {
         return decisions;
     }
 
-    public Future<Void> stop() {
-        Promise<Void> done = Promise.promise();
-        server.shutdown(10, TimeUnit.SECONDS)
-                .eventually(() -> vertx.close())
-                .onComplete(result -> {
-                    stopped.countDown();
-                    done.handle(result);
-                });
-        return done.future();
+    /** Stops accepting requests, lets in-flight ones finish (up to the grace period), then closes Vert.x. Blocks. */
+    public void stop() {
+        try {
+            server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).toCompletionStage().toCompletableFuture()
+                    .get(SHUTDOWN_GRACE_SECONDS + 5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("HTTP server did not shut down cleanly: {}", e.toString());
+        } finally {
+            try {
+                vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("Vert.x did not close cleanly: {}", e.toString());
+            }
+            stopped.countDown();
+        }
     }
 
     public void awaitStop() throws InterruptedException {

@@ -1,0 +1,66 @@
+package io.arbiter.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.document.Documents;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+/** A tiny client for HTTP tests against a running {@link ArbiterServer}. */
+final class HttpTestClient {
+
+    record Response(int status, Map<String, java.util.List<String>> headers, String body) {
+        JsonNode json() {
+            try {
+                return Documents.jsonMapper().readTree(body);
+            } catch (IOException e) {
+                throw new AssertionError("not JSON: " + body, e);
+            }
+        }
+
+        String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().get(0)).findFirst().orElse(null);
+        }
+
+        String errorCode() {
+            return json().path("error").path("code").asText();
+        }
+    }
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final String base;
+
+    HttpTestClient(int port) {
+        this.base = "http://127.0.0.1:" + port;
+    }
+
+    Response send(String method, String path, String contentType, byte[] body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        try {
+            HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.headers().map(), response.body());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(method + " " + path + " failed", e);
+        }
+    }
+
+    Response postJson(String path, String json, String... headers) {
+        return send("POST", path, "application/json", json.getBytes(), headers);
+    }
+
+    Response get(String path, String... headers) {
+        return send("GET", path, null, null, headers);
+    }
+}

@@ -1,0 +1,232 @@
+package io.arbiter.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.Settings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** POST /v1/decisions/implementation over real HTTP: every outcome and every error status of the contract. */
+class ImplementationEndpointTest {
+
+    private static final String TOKEN = "test-admin-token";
+    private static final String PATH = "/v1/decisions/implementation";
+    private static final String POSTGRES = "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\", \"revision\": \"0.1.0\"}}";
+
+    private static ArbiterServer server;
+    private static HttpTestClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN))
+                .toCompletionStage().toCompletableFuture().get();
+        client = new HttpTestClient(server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.stop();
+    }
+
+    @BeforeEach
+    void embeddedPolicy() {
+        usePolicy("""
+                interface:
+                  default:
+                    inject:
+                      requiredTypeInstances: [{id: c268d3f5-8834-434b-bea2-b677793611c5}]
+                  rules:
+                    - interface: {path: cap.*}
+                      oneOf:
+                        - implementationConstraints:
+                            requires: [{path: cap.core.type.platform.kubernetes}]
+                        - implementationConstraints: {}
+                """);
+    }
+
+    private static void usePolicy(String yaml) {
+        var response = client.send("PUT", "/v1/policy", "application/yaml", yaml.getBytes(), "Authorization", "Bearer " + TOKEN);
+        assertEquals(200, response.status(), response.body());
+    }
+
+    @Test
+    void selected() {
+        var response = client.postJson(PATH, POSTGRES);
+
+        assertEquals(200, response.status(), response.body());
+        JsonNode decision = response.json();
+        assertEquals("SELECTED", decision.path("outcome").asText());
+        assertEquals("cap.implementation.bitnami.postgresql.install", decision.path("selected").path("path").asText());
+        assertEquals("cap.*", decision.path("rule").path("interface").path("path").asText());
+        assertEquals(0, decision.path("rule").path("oneOfIndex").asInt());
+        assertTrue(decision.path("decisionId").asText().matches("[0-9a-f-]{36}"));
+        assertTrue(decision.path("inject").path("requiredTypeInstances").isArray());
+        assertTrue(decision.path("firedRules").size() > 0);
+        assertEquals(1, decision.path("firedRules").get(0).path("order").asInt());
+        assertTrue(decision.path("firedRules").get(0).path("rule").asText().startsWith("io.arbiter.rules.implementation."));
+    }
+
+    @Test
+    void candidatesAreSortedByPathThenRevisionDescending() {
+        usePolicy("""
+                interface:
+                  rules:
+                    - interface: {path: cap.interface.database.postgresql.install}
+                      oneOf:
+                        - implementationConstraints:
+                            attributes: [{path: cap.attribute.cloud.provider.gcp}]
+                          inject:
+                            requiredTypeInstances: [{id: 9038dcdc-e959-41c4-a690-d8ebf929ac0c}]
+                """);
+
+        JsonNode decision = client.postJson(PATH, POSTGRES).json();
+
+        assertEquals("SELECTED", decision.path("outcome").asText());
+        assertEquals("0.2.0", decision.path("candidates").get(0).path("revision").asText());
+        assertEquals("0.1.0", decision.path("candidates").get(1).path("revision").asText());
+        assertEquals(decision.path("candidates").get(0), decision.path("selected"));
+    }
+
+    @Test
+    void noRule() {
+        usePolicy("interface: {rules: [{interface: {path: cap.interface.other}, oneOf: []}]}");
+
+        JsonNode decision = client.postJson(PATH, POSTGRES).json();
+
+        assertEquals("NO_RULE", decision.path("outcome").asText());
+        assertTrue(decision.path("selected").isNull());
+        assertEquals(0, decision.path("candidates").size());
+    }
+
+    @Test
+    void denied() {
+        usePolicy("interface: {rules: [{interface: {path: cap.interface.database.postgresql.install}, oneOf: []}]}");
+
+        JsonNode decision = client.postJson(PATH, POSTGRES).json();
+
+        assertEquals("DENIED", decision.path("outcome").asText());
+        assertTrue(decision.path("selected").isNull());
+    }
+
+    @Test
+    void noMatchWithExplanation() {
+        usePolicy("""
+                interface:
+                  rules:
+                    - interface: {path: cap.*}
+                      oneOf:
+                        - implementationConstraints:
+                            attributes: [{path: cap.attribute.cloud.provider.azure}]
+                """);
+
+        JsonNode decision = client.postJson(PATH, POSTGRES.replace("}}", "}, \"explain\": true}")).json();
+
+        assertEquals("NO_MATCH", decision.path("outcome").asText());
+        assertTrue(decision.path("explanation").toString().contains("missing attribute cap.attribute.cloud.provider.azure"),
+                decision.path("explanation").toString());
+    }
+
+    @Test
+    void yamlRequestsAreAccepted() {
+        var response = client.send("POST", PATH, "application/yaml",
+                "interface:\n  path: cap.interface.database.postgresql.install\n".getBytes());
+
+        assertEquals(200, response.status(), response.body());
+        assertEquals("0.1.0", response.json().path("interface").path("revision").asText());
+    }
+
+    @Test
+    void malformedJsonIs400WithLocation() {
+        var response = client.postJson(PATH, "{\"interface\": {\"path\": ");
+
+        assertEquals(400, response.status());
+        assertEquals("INVALID_REQUEST", response.errorCode());
+        assertTrue(response.json().path("error").path("details").get(0).has("line"), response.body());
+    }
+
+    @Test
+    void wrongTypesAre400() {
+        var response = client.postJson(PATH, "{\"interface\": {\"path\": 42}, \"explain\": \"yes\"}");
+
+        assertEquals(400, response.status());
+        assertEquals("INVALID_REQUEST", response.errorCode());
+        assertEquals(2, response.json().path("error").path("details").size(), response.body());
+    }
+
+    @Test
+    void interfacePathMustBeCapPrefixed() {
+        var response = client.postJson(PATH, "{\"interface\": {\"path\": \"interface.database.postgresql.install\"}}");
+
+        assertEquals(400, response.status());
+        assertEquals("$.interface.path", response.json().path("error").path("details").get(0).path("path").asText());
+    }
+
+    @Test
+    void unknownRequestFieldIs400() {
+        var response = client.postJson(PATH, "{\"interface\": {\"path\": \"cap.interface.x\"}, \"explian\": true}");
+
+        assertEquals(400, response.status());
+        assertTrue(response.body().contains("explian"), response.body());
+    }
+
+    @Test
+    void invalidActionPolicyIs422LocatedUnderActionPolicy() {
+        var response = client.postJson(PATH, """
+                {"interface": {"path": "cap.interface.database.postgresql.install"},
+                 "actionPolicy": {"interface": {"rules": [{"interface": {"path": "cap.*"}, "oneOf": [], "colour": "red"}]}}}
+                """);
+
+        assertEquals(422, response.status());
+        assertEquals("INVALID_POLICY", response.errorCode());
+        assertEquals("$.actionPolicy.interface.rules[0].colour",
+                response.json().path("error").path("details").get(0).path("path").asText(), response.body());
+    }
+
+    @Test
+    void bodyOverOneMebibyteIs413() {
+        byte[] body = new byte[ServerOptions.MAX_BODY_BYTES + 1];
+        Arrays.fill(body, (byte) ' ');
+
+        var response = client.send("POST", PATH, "application/json", body);
+
+        assertEquals(413, response.status());
+        assertEquals("PAYLOAD_TOO_LARGE", response.errorCode());
+    }
+
+    @Test
+    void yamlAliasBombIs400() {
+        String bomb = """
+                a: &a ["x","x","x","x","x","x","x","x","x"]
+                b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+                c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+                interface: {path: cap.interface.x}
+                """;
+        var response = client.send("POST", PATH, "application/yaml", bomb.getBytes());
+
+        assertEquals(400, response.status());
+        assertTrue(response.json().path("error").path("message").asText().contains("alias"), response.body());
+    }
+
+    @Test
+    void unknownRouteIs404WithErrorBody() {
+        var response = client.get("/v1/nothing-here");
+
+        assertEquals(404, response.status());
+        assertEquals("NOT_FOUND", response.errorCode());
+    }
+
+    @Test
+    void healthAndReadiness() {
+        assertEquals(200, client.get("/healthz").status());
+        var ready = client.get("/readyz");
+        assertEquals(200, ready.status());
+        assertNotEquals("", ready.json().path("policyRevision").asText());
+    }
+}

@@ -1,0 +1,135 @@
+package io.arbiter.http;
+
+import io.arbiter.decision.Settings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** GET/PUT /v1/policy and POST /v1/policy/validate, with and without an admin token. */
+class PolicyEndpointTest {
+
+    private static final String TOKEN = "s3cret";
+    private static final String VALID = "interface: {rules: [{interface: {path: cap.*}, oneOf: [{implementationConstraints: {}}]}]}";
+
+    private static ArbiterServer secured;
+    private static ArbiterServer open;
+    private static HttpTestClient client;
+    private static HttpTestClient noTokenClient;
+
+    @BeforeAll
+    static void start() throws Exception {
+        secured = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN))
+                .toCompletionStage().toCompletableFuture().get();
+        open = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null))
+                .toCompletionStage().toCompletableFuture().get();
+        client = new HttpTestClient(secured.port());
+        noTokenClient = new HttpTestClient(open.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        secured.stop();
+        open.stop();
+    }
+
+    private static HttpTestClient.Response put(String yaml, String... headers) {
+        String[] all = new String[headers.length + 2];
+        all[0] = "Authorization";
+        all[1] = "Bearer " + TOKEN;
+        System.arraycopy(headers, 0, all, 2, headers.length);
+        return client.send("PUT", "/v1/policy", "application/yaml", yaml.getBytes(), all);
+    }
+
+    @Test
+    void getReturnsThePolicyWithItsRevisionAsETag() {
+        var json = client.get("/v1/policy");
+        var yaml = client.get("/v1/policy", "Accept", "application/yaml");
+
+        assertEquals(200, json.status());
+        assertTrue(json.json().has("interface"), json.body());
+        assertTrue(json.header("ETag").startsWith("\""));
+        assertTrue(yaml.header("Content-Type").contains("yaml"));
+        assertTrue(yaml.body().contains("rules:"), yaml.body());
+    }
+
+    @Test
+    void putReplacesThePolicyAndChangesTheETag() {
+        String before = client.get("/v1/policy").header("ETag");
+
+        var response = put(VALID + "\n# changed " + System.nanoTime() + "\n");
+        var changed = put("interface: {rules: [{interface: {path: cap.interface.x}, oneOf: []}]}");
+
+        assertEquals(200, response.status(), response.body());
+        assertEquals(200, changed.status(), changed.body());
+        String after = client.get("/v1/policy").header("ETag");
+        assertNotEquals(before, after);
+        assertEquals(changed.header("ETag"), after);
+        assertTrue(client.get("/v1/policy").body().contains("cap.interface.x"));
+    }
+
+    @Test
+    void invalidPolicyIs422AndTheLivePolicyIsUnchanged() {
+        put(VALID);
+        String before = client.get("/v1/policy").body();
+
+        var response = put("interface: {rules: [{interface: {path: cap.*}, oneOf: [], unknown: 1}]}");
+
+        assertEquals(422, response.status());
+        assertEquals("INVALID_POLICY", response.errorCode());
+        assertEquals("$.interface.rules[0].unknown", response.json().path("error").path("details").get(0).path("path").asText());
+        assertEquals(1, response.json().path("error").path("details").get(0).path("line").asInt());
+        assertEquals(before, client.get("/v1/policy").body());
+    }
+
+    @Test
+    void staleIfMatchIs412() {
+        put(VALID);
+        String etag = client.get("/v1/policy").header("ETag");
+
+        var fresh = put(VALID, "If-Match", etag);
+        var stale = put("interface: {rules: []}", "If-Match", "\"0000000000000000\"");
+
+        assertEquals(200, fresh.status(), fresh.body());
+        assertEquals(412, stale.status());
+        assertEquals("POLICY_CONFLICT", stale.errorCode());
+    }
+
+    @Test
+    void missingOrWrongTokenIs401() {
+        var missing = client.send("PUT", "/v1/policy", "application/yaml", VALID.getBytes());
+        var wrong = client.send("PUT", "/v1/policy", "application/yaml", VALID.getBytes(), "Authorization", "Bearer nope");
+
+        assertEquals(401, missing.status());
+        assertEquals(401, wrong.status());
+        assertEquals("UNAUTHORIZED", wrong.errorCode());
+    }
+
+    @Test
+    void withoutAConfiguredTokenPutIs403() {
+        var response = noTokenClient.send("PUT", "/v1/policy", "application/yaml", VALID.getBytes(),
+                "Authorization", "Bearer anything");
+
+        assertEquals(403, response.status());
+        assertTrue(response.body().contains("ARBITER_ADMIN_TOKEN"), response.body());
+    }
+
+    @Test
+    void validateReportsEveryProblemWithoutApplying() {
+        String before = client.get("/v1/policy").body();
+
+        var invalid = client.send("POST", "/v1/policy/validate", "application/yaml",
+                "interface:\n  rules:\n    - interface: {path: nope}\n      oneOf: []\n      x: 1\n".getBytes());
+        var valid = client.send("POST", "/v1/policy/validate", "application/yaml", VALID.getBytes());
+
+        assertEquals(200, invalid.status());
+        assertFalse(invalid.json().path("valid").asBoolean());
+        assertEquals(2, invalid.json().path("problems").size(), invalid.body());
+        assertTrue(valid.json().path("valid").asBoolean());
+        assertEquals(before, client.get("/v1/policy").body());
+    }
+}
