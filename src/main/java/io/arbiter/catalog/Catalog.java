@@ -44,6 +44,16 @@ public final class Catalog {
         return new Catalog(implementations, List.of(), List.of(), List.of());
     }
 
+    /**
+     * This catalog's Interfaces, Types and Attributes with other Implementations: a request's inline
+     * Implementations replace the catalog's, while revisions and schemas still come from the catalog.
+     */
+    public Catalog withImplementations(Collection<Implementation> replacement) {
+        List<Ref> interfaces = interfaceRevisions.entrySet().stream()
+                .flatMap(e -> e.getValue().stream().map(revision -> new Ref(e.getKey(), revision))).toList();
+        return new Catalog(replacement, interfaces, types.values(), attributes);
+    }
+
     public List<Implementation> implementations() {
         return implementations;
     }

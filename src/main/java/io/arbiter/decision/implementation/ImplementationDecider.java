@@ -56,7 +56,8 @@ public final class ImplementationDecider {
     }
 
     public static ImplementationDecision decide(ImplementationRequest request, Snapshot snapshot) {
-        Catalog catalog = request.implementations() == null ? snapshot.catalog() : Catalog.of(request.implementations());
+        Catalog catalog = request.implementations() == null ? snapshot.catalog()
+                : snapshot.catalog().withImplementations(request.implementations());
         TypeInstanceStore store = request.typeInstances() == null ? snapshot.typeInstances()
                 : new TypeInstanceStore(request.typeInstances());
         Policy policy = snapshot.policy().policy();
