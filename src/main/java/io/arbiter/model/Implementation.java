@@ -9,22 +9,28 @@ import java.util.Map;
  * @param additionalParameters     {@code spec.additionalInput.parameters}: name to Type
  * @param additionalTypeInstances  {@code spec.additionalInput.typeInstances}: name to Type
  */
-public record Implementation(String path, String revision, List<Ref> implementsRefs, List<Ref> attributes,
+public record Implementation(String key, String path, String revision, List<Ref> implementsRefs, List<Ref> attributes,
                              List<RequirementGroup> requirementGroups, List<Requirement> requirements,
                              Map<String, Ref> additionalParameters, Map<String, Ref> additionalTypeInstances) {
 
+    /** {@code key} is {@code path:revision}, computed once: rules join on it for every decision. */
+    public Implementation(String path, String revision, List<Ref> implementsRefs, List<Ref> attributes,
+                          List<RequirementGroup> requirementGroups, List<Requirement> requirements,
+                          Map<String, Ref> additionalParameters, Map<String, Ref> additionalTypeInstances) {
+        this(path + ":" + revision, path, revision, implementsRefs, attributes, requirementGroups, requirements,
+                additionalParameters, additionalTypeInstances);
+    }
+
     public Implementation {
+        if (!key.equals(path + ":" + revision)) {
+            throw new IllegalArgumentException("key " + key + " is not " + path + ":" + revision);
+        }
         implementsRefs = List.copyOf(implementsRefs);
         attributes = List.copyOf(attributes);
         requirementGroups = List.copyOf(requirementGroups);
         requirements = List.copyOf(requirements);
         additionalParameters = Map.copyOf(additionalParameters);
         additionalTypeInstances = Map.copyOf(additionalTypeInstances);
-    }
-
-    /** {@code path:revision}: how rules and results name this Implementation. */
-    public String key() {
-        return path + ":" + revision;
     }
 
     public Ref ref() {

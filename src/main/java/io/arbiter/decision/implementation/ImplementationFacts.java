@@ -152,7 +152,15 @@ public final class ImplementationFacts {
         }
     }
 
-    /** A requirement of an Implementation that the system satisfies when {@code itemId} is the item tried. */
+    /** A requirement for which a TypeInstance of its exact Type exists: the same whichever item is tried. */
+    public record RequirementMet(Requirement requirement) implements Fact {
+        @Override
+        public String factId() {
+            return "met " + requirement + " of " + requirement.implementationKey();
+        }
+    }
+
+    /** An aliased requirement that the item {@code itemId} satisfies by injecting a TypeInstance of its Type. */
     public record RequirementSatisfied(String itemId, Requirement requirement) implements Fact {
         @Override
         public String factId() {
