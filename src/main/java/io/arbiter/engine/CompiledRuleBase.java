@@ -11,7 +11,7 @@ import java.util.function.Function;
 /**
  * A compiled, immutable rule base for one decision kind, with a pool of reusable sessions.
  *
- * @param phases   the ruleflow groups a decision runs through, in order
+ * @param phases   the ruleflow groups a decision runs through by default, in order
  * @param revision a content hash of every rule file and table it was built from
  */
 public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool pool, List<String> phases,
@@ -22,6 +22,11 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
      * and returns what the reader produced together with every rule firing.
      */
     public <T> Run<T> run(Collection<?> facts, Function<KieSession, T> reader) {
+        return run(facts, phases, reader);
+    }
+
+    /** As {@link #run(Collection, Function)}, through the given phases (a subset of the rule base's, in order). */
+    public <T> Run<T> run(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
         KieSession session = pool.newKieSession();
         FiredRuleRecorder recorder = new FiredRuleRecorder();
         session.addEventListener(recorder);
@@ -30,8 +35,8 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
                 session.insert(fact);
             }
             var agenda = session.getAgenda();
-            for (int i = phases.size() - 1; i >= 0; i--) {
-                agenda.getAgendaGroup(phases.get(i)).setFocus();
+            for (int i = phasesToRun.size() - 1; i >= 0; i--) {
+                agenda.getAgendaGroup(phasesToRun.get(i)).setFocus();
             }
             session.fireAllRules();
             return new Run<>(reader.apply(session), recorder.fired());

@@ -101,7 +101,12 @@ public final class RuleBaseBuilder {
             fileSystem.write("src/main/resources/io/arbiter/rules/" + name + "/" + file.name(),
                     services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));
         }
-        KieBuilder builder = services.newKieBuilder(fileSystem).buildAll(ExecutableModelProject.class);
+        KieBuilder builder;
+        try {
+            builder = services.newKieBuilder(fileSystem).buildAll(ExecutableModelProject.class);
+        } catch (RuntimeException e) {
+            throw new RuleBaseException("rule base '" + name + "' does not compile: " + e.getMessage(), e);
+        }
         List<Message> errors = builder.getResults().getMessages(Message.Level.ERROR);
         if (!errors.isEmpty()) {
             StringBuilder message = new StringBuilder("rule base '" + name + "' does not compile:");

@@ -79,6 +79,44 @@ class ScenarioTest {
         }
     }
 
+    /**
+     * The decision rule ("matching") and the reason rules ("explain") are written apart; on every scenario,
+     * an Implementation must match an item exactly when no reason rejects it, and explaining must not change the
+     * decision.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
+    void explanationAgreesWithTheDecision(String name, Path file) throws IOException {
+        JsonNode scenario = Documents.parseYaml(Files.readAllBytes(file)).tree();
+        if (scenario.path("expect").path("status").asInt(200) != 200) {
+            return;
+        }
+        PolicyDocument policy = PolicyParser.parse(Documents.jsonMapper().writeValueAsBytes(scenario.path("policy")),
+                "application/json");
+        TypeInstanceStore store = scenario.has("typeInstances")
+                ? new TypeInstanceStore(TypeInstanceLoader.parse(scenario.get("typeInstances"), "$.typeInstances"))
+                : Fixtures.embeddedStore();
+        Decisions decisions = new Decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
+        ObjectNode plain = scenario.path("request").deepCopy();
+        plain.put("explain", false);
+        ObjectNode explained = scenario.path("request").deepCopy();
+        explained.put("explain", true);
+
+        ImplementationDecision without = decisions.decideImplementation(Documents.jsonMapper().writeValueAsBytes(plain), "application/json");
+        ImplementationDecision with = decisions.decideImplementation(Documents.jsonMapper().writeValueAsBytes(explained), "application/json");
+
+        assertEquals(without.outcome(), with.outcome(), name);
+        assertEquals(without.candidates(), with.candidates(), name);
+        assertEquals(without.rule(), with.rule(), name);
+        for (ImplementationDecision.ItemExplanation item : with.explanation()) {
+            List<io.arbiter.model.Ref> rejected = item.rejected().stream().map(ImplementationDecision.RejectedImplementation::implementation).toList();
+            assertEquals(item.tried(), item.matched().size() + rejected.size(),
+                    name + " " + item.item() + ": every tried Implementation is matched or rejected, not both: " + item);
+            item.matched().forEach(ref -> assertTrue(!rejected.contains(ref), name + " " + item.item() + ": " + ref + " both matched and rejected"));
+            item.rejected().forEach(r -> assertTrue(!r.reasons().isEmpty(), name + ": rejection without a reason " + r));
+        }
+    }
+
     /** Every field in {@code expect} (but the runner's own keys) must equal the decision's field of the same name. */
     private static void assertSubset(JsonNode expect, ObjectNode actual, String name) {
         Iterator<Map.Entry<String, JsonNode>> fields = expect.fields();

@@ -45,8 +45,9 @@ import java.util.UUID;
 public final class ImplementationDecider {
 
     public static final String KIND = "implementation";
-    public static final List<String> PHASES = List.of(
-            "rule-key", "rule-selection", "trials", "requirements", "constraints", "matching", "outcome");
+    public static final List<String> PHASES = List.of("rule-key", "rule-selection", "matching", "outcome");
+    /** Run after the decision, only when the caller asks why: they derive one Rejection per reason. */
+    public static final List<String> EXPLAIN_PHASES = List.of("explain", "explain-reasons");
 
     /** Candidates are listed by path ascending, then revision descending (contract). */
     static final Comparator<Implementation> CANDIDATE_ORDER = Comparator.comparing(Implementation::path)
@@ -65,7 +66,8 @@ public final class ImplementationDecider {
 
         List<Object> facts = facts(interfaceRef, policy, catalog, store, snapshot.platformTypeInstances());
         CompiledRuleBase ruleBase = snapshot.ruleBase(KIND);
-        CompiledRuleBase.Run<Result> run = ruleBase.run(facts, session -> read(session, request.explain()));
+        List<String> phases = request.explain() ? withExplanation() : PHASES;
+        CompiledRuleBase.Run<Result> run = ruleBase.run(facts, phases, session -> read(session, request.explain()));
         Result result = run.result();
 
         return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), interfaceRef,
@@ -73,6 +75,12 @@ public final class ImplementationDecider {
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
                 ImplementationDecision.Injection.NONE, run.firedRules(), result.explanation(),
                 snapshot.policy().revision(), ruleBase.revision(), snapshot.policy().warnings());
+    }
+
+    public static List<String> withExplanation() {
+        List<String> phases = new ArrayList<>(PHASES);
+        phases.addAll(EXPLAIN_PHASES);
+        return phases;
     }
 
     /** An absent revision means the highest one known for the path (catalog Interfaces and what Implementations implement). */
@@ -196,7 +204,7 @@ public final class ImplementationDecider {
                     new ImplementationDecision.Constraints(item.implementationPath(),
                             item.attributes().isEmpty() ? null : item.attributes(),
                             item.requires().isEmpty() ? null : item.requires()),
-                    matchedRefs, rejected);
+                    tried.get(item.id()).size(), matchedRefs, rejected);
         }).toList();
     }
 

@@ -38,7 +38,8 @@ public record ImplementationDecision(String decisionId, ImplementationFacts.Outc
     }
 
     /** For {@code explain: true}: what one oneOf item asked for, what matched, and why the others did not. */
-    public record ItemExplanation(int oneOfIndex, String item, Constraints constraints, List<Ref> matched,
+    /** {@code tried} Implementations of the Interface are split into {@code matched} and {@code rejected}. */
+    public record ItemExplanation(int oneOfIndex, String item, Constraints constraints, int tried, List<Ref> matched,
                                   List<RejectedImplementation> rejected) {
     }
 

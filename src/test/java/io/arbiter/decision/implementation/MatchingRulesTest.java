@@ -49,7 +49,7 @@ class MatchingRulesTest {
     private static final String NO_INSTANCE = "allOf requirement has no TypeInstance in the system";
     private static final String ANY_OF = "anyOf requirement group has no satisfied item";
     private static final String ONE_OF = "oneOf requirement group does not have exactly one satisfied item";
-    private static final String MATCHES = "Implementation matches a oneOf item when nothing rejects it";
+    private static final String MATCHES = "Implementation meets every constraint and requirement of a oneOf item";
     private static final String WINS = "First oneOf item with a match wins";
     private static final List<String> REJECTIONS = List.of(PATH_DIFFERS, LACKS_ATTRIBUTE, LACKS_TYPE, ALIAS_MISSING,
             NO_INSTANCE, ANY_OF, ONE_OF);
@@ -59,10 +59,15 @@ class MatchingRulesTest {
     private record Result(Outcome outcome, Integer winner, List<String> matches, List<String> reasons, List<FiredRule> fired) {
     }
 
+    /** Decides and explains: the explain phases derive one Rejection per reason. */
     private Result decide(List<Object> facts) {
+        return decide(facts, ImplementationDecider.withExplanation());
+    }
+
+    private Result decide(List<Object> facts, List<String> phases) {
         List<Object> all = new ArrayList<>(facts);
         all.add(new InterfaceQuery(POSTGRES));
-        var run = RuleTestSupport.fire(ruleBase, all, session -> {
+        var run = ruleBase.run(all, phases, session -> {
             Outcome outcome = null;
             for (var row : session.getQueryResults("verdict")) {
                 outcome = ((Verdict) row.get("$verdict")).outcome();
@@ -106,9 +111,23 @@ class MatchingRulesTest {
         Result result = decide(facts(rule, List.of(anyItem(rule, 0)), impl("cap.implementation.a", "0.1.0").build()));
 
         assertEquals(Outcome.SELECTED, result.outcome());
-        assertFiredBefore(result.fired(), TRIAL, MATCHES);
         assertFiredBefore(result.fired(), MATCHES, WINS);
+        assertFiredBefore(result.fired(), WINS, TRIAL);
         REJECTIONS.forEach(rejection -> assertNotFired(result.fired(), rejection));
+    }
+
+    @Test
+    void withoutExplanationOnlyMatchesAreDerived() {
+        PolicyRule rule = rule(0, new Ref("cap.*", null), 1);
+        OneOfItem item = item(rule, 0, "cap.implementation.b", List.of(), List.of());
+        Result result = decide(facts(rule, List.of(item), impl("cap.implementation.a", "0.1.0").build(),
+                impl("cap.implementation.b", "0.1.0").build()), ImplementationDecider.PHASES);
+
+        assertEquals(List.of("0:cap.implementation.b:0.1.0"), result.matches());
+        assertFiredTimes(result.fired(), MATCHES, 1);
+        assertNotFired(result.fired(), TRIAL);
+        REJECTIONS.forEach(rejection -> assertNotFired(result.fired(), rejection));
+        assertTrue(result.reasons().isEmpty());
     }
 
     @Test
@@ -184,6 +203,7 @@ class MatchingRulesTest {
 
         assertEquals(Outcome.SELECTED, result.outcome());
         assertEquals(1, result.winner());
+        assertEquals(List.of("1:cap.implementation.gcp.cloudsql:0.1.0"), result.matches());
         assertOnlyRejection(result, ALIAS_MISSING);
         assertFiredTimes(result.fired(), ALIAS_SATISFIED, 1);
         assertTrue(result.reasons().contains("requirement cap.type.gcp.auth.service-account:0.1.0 (alias gcp-sa) needs an injected TypeInstance"));
