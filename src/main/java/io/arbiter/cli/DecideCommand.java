@@ -1,44 +1,107 @@
 package io.arbiter.cli;
 
-import io.arbiter.decision.Snapshot;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Decisions;
 import io.arbiter.decision.SnapshotLoader;
-import io.arbiter.decision.implementation.ImplementationDecider;
-import io.arbiter.decision.implementation.ImplementationDecision;
-import io.arbiter.decision.implementation.ImplementationRequest;
+import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
-import io.arbiter.model.Ref;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.policytype.Target;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code arbiter decide}: one implementation decision, printed as the JSON the HTTP endpoint would answer. */
+/**
+ * {@code arbiter decide TARGET}: one decision printed as the JSON the HTTP endpoint would answer. One subcommand
+ * per decision target of the registered policy types; a type may contribute options that build the request.
+ */
 @Command(name = "decide", mixinStandardHelpOptions = true,
-        description = "Print the implementation decision for an Interface as JSON, without a server.")
+        description = "Print a decision as JSON, without a server. One subcommand per decision target.")
 final class DecideCommand implements Callable<Integer> {
 
-    @Option(names = "--interface", required = true, paramLabel = "PATH[:REV]",
-            description = "The Interface, e.g. cap.interface.database.postgresql.install:0.1.0 (no revision: the highest known).")
-    String interfaceRef;
-
-    @Option(names = "--explain", description = "Add, per oneOf item, which Implementations matched and why the others did not.")
-    boolean explain;
-
-    @Mixin
-    SnapshotOptions snapshot;
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() throws Exception {
-        Ref ref = Ref.parse(interfaceRef);
-        if (!ref.path().startsWith("cap.")) {
-            System.err.println("arbiter decide: --interface must be a Capact path starting with 'cap.', got '" + ref.path() + "'");
-            return 2;
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return 2;
+    }
+
+    /** Adds {@code decide <target>} for every target in the registry. */
+    static CommandLine withTargets(PolicyTypeRegistry registry) {
+        CommandLine decide = new CommandLine(new DecideCommand());
+        for (Target target : registry.targets()) {
+            TargetCommand command = new TargetCommand(registry, target);
+            CommandLine sub = new CommandLine(command);
+            sub.getCommandSpec().usageMessage().description(target.description());
+            if (target.cliOptions() != null) {
+                command.requestOptions = target.cliOptions().get();
+                sub.addMixin("request", command.requestOptions);
+            }
+            decide.addSubcommand(target.name(), sub);
         }
-        Snapshot loaded = SnapshotLoader.load(snapshot.settings());
-        ImplementationRequest request = new ImplementationRequest(ref, null, java.util.List.of(), null, null, explain);
-        ImplementationDecision decision = ImplementationDecider.decide(request, loaded);
-        System.out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(decision));
-        return 0;
+        return decide;
+    }
+
+    @Command(mixinStandardHelpOptions = true)
+    static final class TargetCommand implements Callable<Integer> {
+
+        private final PolicyTypeRegistry registry;
+        private final Target target;
+        Target.CliRequest requestOptions;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--request", paramLabel = "FILE",
+                description = "The request body as JSON or YAML (as for POST /v1/decisions/<target>); - reads standard input.")
+        Path request;
+
+        @Mixin
+        SnapshotOptions snapshot;
+
+        TargetCommand(PolicyTypeRegistry registry, Target target) {
+            this.registry = registry;
+            this.target = target;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter err = spec.commandLine().getErr();
+            JsonNode fromOptions = requestOptions == null ? null : requestOptions.toRequest();
+            byte[] body;
+            if (request != null) {
+                body = request.toString().equals("-") ? System.in.readAllBytes() : Files.readAllBytes(request);
+            } else if (fromOptions != null) {
+                body = Documents.jsonMapper().writeValueAsBytes(fromOptions);
+            } else {
+                err.println("arbiter decide " + target.name() + ": give --request FILE"
+                        + (requestOptions == null ? "" : " or the request options") + " (see --help)");
+                return 2;
+            }
+            Decisions decisions = new Decisions(registry, SnapshotLoader.load(snapshot.settings(), registry));
+            try {
+                JsonNode decision = decisions.decide(target.name(), body, "application/yaml");
+                spec.commandLine().getOut().println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(decision));
+                return 0;
+            } catch (DecisionException e) {
+                err.println("arbiter decide " + target.name() + ": " + e.code() + ": " + e.getMessage());
+                e.problems().forEach(problem -> err.println("  " + problem));
+                return e.code() == DecisionException.Code.INVALID_POLICY ? 3 : 2;
+            } catch (DocumentException e) {
+                err.println("arbiter decide " + target.name() + ": " + e.getMessage());
+                e.problems().forEach(problem -> err.println("  " + problem));
+                return 2;
+            }
+        }
     }
 }

@@ -1,38 +1,93 @@
 package io.arbiter.decision;
 
-import io.arbiter.decision.implementation.ImplementationDecider;
-import io.arbiter.decision.implementation.ImplementationDecision;
-import io.arbiter.decision.implementation.ImplementationRequestParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
+import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
+import io.arbiter.policytype.DecisionCall;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.policytype.Target;
+import io.arbiter.policytype.Versions;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The service the edges call: one method per operation. Every decision reads one snapshot; a policy
- * replacement builds a new snapshot and swaps it in atomically, so in-flight decisions finish on the old one.
+ * The service the edges call: one method per operation, for every registered policy type alike. Every decision
+ * reads one snapshot; a policy replacement builds a new snapshot and swaps it in atomically, so in-flight
+ * decisions finish on the old one.
  */
 public final class Decisions {
 
-    private final AtomicReference<Snapshot> current;
+    /** The global policy is a document of this type (the Capact policy syntax). */
+    public static final String GLOBAL_POLICY_TYPE = "capact.implementation";
 
-    public Decisions(Snapshot initial) {
+    private final PolicyTypeRegistry registry;
+    private final AtomicReference<Snapshot> current;
+    private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
+
+    public Decisions(PolicyTypeRegistry registry, Snapshot initial) {
+        this.registry = registry;
         this.current = new AtomicReference<>(initial);
+    }
+
+    public PolicyTypeRegistry registry() {
+        return registry;
     }
 
     public Snapshot snapshot() {
         return current.get();
     }
 
-    public ImplementationDecision decideImplementation(byte[] body, String contentType) {
-        LocatedDocument document = parseRequest(body, contentType);
-        return ImplementationDecider.decide(ImplementationRequestParser.parse(document), current.get());
+    /** Thrown for a decision target no policy type serves. */
+    public static final class UnknownTargetException extends RuntimeException {
+        public UnknownTargetException(String target, List<String> known) {
+            super("no policy type serves decision target '" + target + "'; targets: " + known);
+        }
+    }
+
+    /**
+     * Decides one request of a target: parse, check the version, validate against the target's schema, then let
+     * the type's rules decide. The response carries the type's result plus any {@code warnings}.
+     */
+    public ObjectNode decide(String targetName, byte[] body, String contentType) {
+        PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
+                new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
+        Target target = registry.target(targetName);
+        LocatedDocument request = parseRequest(body, contentType);
+        List<Problem> problems = JsonSchemas.problems(schema(target), request.tree()).stream()
+                .map(problem -> problem.locatedBy(request.locations())).toList();
+        if (!problems.isEmpty()) {
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
+                    "the request does not match the " + targetName + " schema: " + problems.get(0), problems);
+        }
+        DecisionCall call = new DecisionCall(type, target, request, current.get());
+        JsonNode version = request.tree().path("apiVersion");
+        call.requireUsableVersion(version.isTextual() ? version.asText() : Versions.latestSupported(type),
+                "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
+        ObjectNode response = Documents.jsonMapper().valueToTree(type.decide(call));
+        if (!call.warnings().isEmpty()) {
+            ArrayNode warnings = response.has("warnings") && response.get("warnings").isArray()
+                    ? (ArrayNode) response.get("warnings") : response.putArray("warnings");
+            call.warnings().forEach(warnings::add);
+        }
+        return response;
+    }
+
+    private JsonSchema schema(Target target) {
+        return schemas.computeIfAbsent(target.name(), name -> JsonSchemas.compile(target.requestSchema()));
     }
 
     /** The result of validating a policy without applying it. */
@@ -41,14 +96,16 @@ public final class Decisions {
 
     public Validation validatePolicy(byte[] body, String contentType) {
         try {
-            PolicyDocument document = PolicyParser.parse(body, contentType);
+            PolicyDocument document = withVersionWarnings(PolicyParser.parse(body, contentType));
             return new Validation(true, List.of(), document.warnings());
         } catch (DocumentException e) {
+            return new Validation(false, e.problems(), List.of());
+        } catch (DecisionException e) {
             return new Validation(false, e.problems(), List.of());
         }
     }
 
-    /** Outcome of a policy replacement that was refused because the caller's revision is stale. */
+    /** A policy replacement refused because the caller's revision is stale. */
     public static final class StaleRevisionException extends RuntimeException {
         public StaleRevisionException(String expected, String actual) {
             super("the policy changed: If-Match names revision " + expected + " but the live revision is " + actual);
@@ -62,7 +119,7 @@ public final class Decisions {
     public PolicyDocument replacePolicy(byte[] body, String contentType, Optional<String> ifMatch) {
         PolicyDocument parsed;
         try {
-            parsed = PolicyParser.parse(body, contentType);
+            parsed = withVersionWarnings(PolicyParser.parse(body, contentType));
         } catch (DocumentException e) {
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, e.getMessage(), e.problems());
         }
@@ -73,6 +130,13 @@ public final class Decisions {
             return live.withPolicy(parsed);
         });
         return updated.policy();
+    }
+
+    private PolicyDocument withVersionWarnings(PolicyDocument document) {
+        PolicyType type = registry.type(GLOBAL_POLICY_TYPE).orElseThrow();
+        List<String> warnings = new ArrayList<>(document.warnings());
+        Versions.check(type, document.version(), "$.apiVersion", DecisionException.Code.INVALID_POLICY).ifPresent(warnings::add);
+        return document.withWarnings(warnings);
     }
 
     private static LocatedDocument parseRequest(byte[] body, String contentType) {

@@ -4,13 +4,14 @@ import io.arbiter.catalog.CatalogLoadResult;
 import io.arbiter.catalog.ManifestLoader;
 import io.arbiter.catalog.TypeInstanceLoader;
 import io.arbiter.catalog.TypeInstanceStore;
-import io.arbiter.decision.implementation.ImplementationDecider;
 import io.arbiter.document.DocumentException;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.engine.RuleFiles;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,9 +19,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Builds a complete snapshot from settings: policy, catalog, TypeInstances and compiled rule bases. */
+/** Builds a complete snapshot from settings: policy, catalog, TypeInstances and one rule base per policy type. */
 public final class SnapshotLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotLoader.class);
@@ -28,12 +30,11 @@ public final class SnapshotLoader {
     private SnapshotLoader() {
     }
 
-    public static Snapshot load(Settings settings) {
-        Path rules = settings.rulesDir() != null ? settings.rulesDir() : RuleFiles.classpathFolder("rules");
-        Path tables = settings.tablesDir() != null ? settings.tablesDir() : RuleFiles.classpathFolder("decision-tables");
-        CompiledRuleBase implementation = RuleBaseBuilder.build(ImplementationDecider.KIND,
-                rules.resolve(ImplementationDecider.KIND), tables.resolve(ImplementationDecider.KIND),
-                ImplementationDecider.PHASES);
+    public static Snapshot load(Settings settings, PolicyTypeRegistry registry) {
+        Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
+        for (PolicyType type : registry.types()) {
+            ruleBases.put(type.name(), ruleBase(type, settings));
+        }
 
         Path hub = settings.hubDir() != null ? settings.hubDir() : RuleFiles.classpathFolder("embedded/catalog");
         CatalogLoadResult catalog = ManifestLoader.load(hub);
@@ -49,8 +50,17 @@ public final class SnapshotLoader {
                 : RuleFiles.classpathFolder("embedded").resolve("policy.yaml");
         PolicyDocument policy = loadPolicy(policyFile);
 
-        return new Snapshot(policy, Map.of(ImplementationDecider.KIND, implementation), catalog.catalog(), store,
-                settings.platformTypeInstances());
+        return new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances());
+    }
+
+    /** A type's rules: from {@code --rules/--decision-tables} when given, else packaged on the classpath. */
+    static CompiledRuleBase ruleBase(PolicyType type, Settings settings) {
+        String folder = type.ruleSet().folder();
+        Path rules = settings.rulesDir() != null ? settings.rulesDir().resolve(folder)
+                : RuleFiles.classpathFolder("rules/" + folder);
+        Path tables = settings.tablesDir() != null ? settings.tablesDir().resolve(folder)
+                : RuleFiles.optionalClasspathFolder("decision-tables/" + folder);
+        return RuleBaseBuilder.build(type.name(), rules, tables, type.ruleSet().phases());
     }
 
     public static PolicyDocument loadPolicy(Path file) {

@@ -37,6 +37,11 @@ public final class RuleFiles {
         }
     }
 
+    /** Like {@link #classpathFolder(String)}, but a missing folder is an empty path rather than an error. */
+    public static Path optionalClasspathFolder(String name) {
+        return RuleFiles.class.getClassLoader().getResource(name) == null ? Path.of("/nonexistent/" + name) : classpathFolder(name);
+    }
+
     private static synchronized FileSystem jarFileSystem(URI uri) {
         try {
             return FileSystems.newFileSystem(uri, Map.of());

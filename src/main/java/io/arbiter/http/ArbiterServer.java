@@ -2,6 +2,8 @@ package io.arbiter.http;
 
 import io.arbiter.decision.Decisions;
 import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.policytype.Target;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -34,7 +36,8 @@ public final class ArbiterServer {
     public static Future<ArbiterServer> start(ServerOptions options) {
         long started = System.nanoTime();
         Vertx vertx = Vertx.vertx();
-        return vertx.executeBlocking(() -> new Decisions(SnapshotLoader.load(options.settings())))
+        PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
+        return vertx.executeBlocking(() -> new Decisions(registry, SnapshotLoader.load(options.settings(), registry)))
                 .compose(decisions -> vertx.createHttpServer()
                         .requestHandler(router(vertx, decisions, options))
                         .listen(options.port(), options.host())
@@ -50,7 +53,11 @@ public final class ArbiterServer {
         Router router = Router.router(vertx);
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
 
-        router.post("/v1/decisions/implementation").handler(handlers::decideImplementation);
+        for (Target target : decisions.registry().targets()) {
+            router.post("/v1/decisions/" + target.name()).handler(handlers.decide(target.name()));
+        }
+        router.get("/v1/policy-types").handler(handlers::listPolicyTypes);
+        router.get("/v1/policy-types/:name").handler(handlers::getPolicyType);
         router.get("/v1/policy").handler(handlers::getPolicy);
         router.put("/v1/policy").handler(admin).handler(handlers::putPolicy);
         router.post("/v1/policy/validate").handler(handlers::validatePolicy);

@@ -3,6 +3,8 @@ package io.arbiter.http;
 import io.arbiter.decision.Decisions;
 import io.arbiter.document.Documents;
 import io.arbiter.policy.PolicyDocument;
+import io.arbiter.policytype.PolicyTypeView;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 
@@ -22,10 +24,25 @@ final class Handlers {
         this.decisions = decisions;
     }
 
-    void decideImplementation(RoutingContext ctx) {
-        byte[] body = body(ctx);
-        String contentType = ctx.request().getHeader("Content-Type");
-        respond(ctx, 200, () -> decisions.decideImplementation(body, contentType));
+    /** {@code POST /v1/decisions/{target}}, for whichever policy type serves the target. */
+    Handler<RoutingContext> decide(String target) {
+        return ctx -> {
+            byte[] body = body(ctx);
+            String contentType = ctx.request().getHeader("Content-Type");
+            respond(ctx, 200, () -> decisions.decide(target, body, contentType));
+        };
+    }
+
+    void listPolicyTypes(RoutingContext ctx) {
+        Responses.json(ctx, 200, Map.of("policyTypes", decisions.registry().types().stream()
+                .map(type -> PolicyTypeView.of(type, false)).toList()));
+    }
+
+    void getPolicyType(RoutingContext ctx) {
+        String name = ctx.pathParam("name");
+        decisions.registry().type(name).ifPresentOrElse(
+                type -> Responses.json(ctx, 200, PolicyTypeView.of(type, true)),
+                () -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "no policy type named '" + name + "'")));
     }
 
     void getPolicy(RoutingContext ctx) {

@@ -51,6 +51,9 @@ final class Responses {
         if (failure instanceof DocumentException document) {
             return new ApiError(400, "INVALID_REQUEST", document.getMessage(), document.problems());
         }
+        if (failure instanceof Decisions.UnknownTargetException unknown) {
+            return new ApiError(404, "NOT_FOUND", unknown.getMessage());
+        }
         if (failure instanceof Decisions.StaleRevisionException stale) {
             return new ApiError(412, "POLICY_CONFLICT", stale.getMessage());
         }

@@ -3,20 +3,14 @@ package io.arbiter.policy;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SchemaValidatorsConfig;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
+import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Locations;
 import io.arbiter.document.Problem;
 import io.arbiter.model.Ref;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,6 +28,8 @@ import java.util.regex.Pattern;
  */
 public final class PolicyParser {
 
+    /** The syntax version a policy without {@code apiVersion} is written in. */
+    public static final String CURRENT_VERSION = "0.2.0";
     private static final Pattern REVISION = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$");
     private static final Pattern SEGMENT = Pattern.compile("^[A-Za-z0-9_-]+$");
     private static final JsonSchema SCHEMA = loadSchema("/schemas/policy-0.2.0.json");
@@ -53,7 +49,9 @@ public final class PolicyParser {
         if (!problems.isEmpty()) {
             throw new DocumentException("the policy is invalid: " + problems.size() + " problem(s)", problems);
         }
-        return new PolicyDocument(bind(document.tree()), document.tree(), revisionOf(document.tree()), List.of());
+        JsonNode apiVersion = document.tree().path("apiVersion");
+        String version = apiVersion.isTextual() ? apiVersion.asText() : CURRENT_VERSION;
+        return new PolicyDocument(bind(document.tree()), document.tree(), version, revisionOf(document.tree()), List.of());
     }
 
     /** Parses a policy embedded in a request; problems are located under {@code prefix} (e.g. {@code $.actionPolicy}). */
@@ -73,23 +71,10 @@ public final class PolicyParser {
             return List.of(Problem.at("$", "a policy must be an object"));
         }
         List<Problem> problems = new ArrayList<>();
-        for (ValidationMessage message : SCHEMA.validate(tree)) {
-            problems.add(schemaProblem(message));
-        }
+        problems.addAll(JsonSchemas.problems(SCHEMA, tree));
         problems.addAll(semanticProblems(tree));
         problems.sort(Comparator.comparing(Problem::path));
         return problems;
-    }
-
-    private static Problem schemaProblem(ValidationMessage message) {
-        String at = message.getInstanceLocation().toString();
-        if ("additionalProperties".equals(message.getType()) && message.getProperty() != null) {
-            return Problem.at(com.networknt.schema.PathType.JSON_PATH.append(at, message.getProperty()),
-                    "unknown field '" + message.getProperty() + "'");
-        }
-        String text = message.getMessage();
-        int colon = text.indexOf(": ");
-        return Problem.at(at, colon > 0 && text.startsWith("$") ? text.substring(colon + 2) : text);
     }
 
     private static List<Problem> semanticProblems(JsonNode tree) {
@@ -241,15 +226,6 @@ public final class PolicyParser {
     }
 
     private static JsonSchema loadSchema(String resource) {
-        try (InputStream in = PolicyParser.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("schema resource missing: " + resource);
-            }
-            SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().pathType(com.networknt.schema.PathType.JSON_PATH).build();
-            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7)
-                    .getSchema(Documents.jsonMapper().readTree(in), config);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonSchemas.compile(JsonSchemas.resource(resource));
     }
 }

@@ -72,7 +72,7 @@ public class ImplementationDecisionBenchmark {
         if (policy.policy().rules().size() != 101) {
             throw new IllegalStateException("expected 101 policy rules, got " + policy.policy().rules().size());
         }
-        snapshot = new Snapshot(policy, Map.of(ImplementationDecider.KIND, ruleBase), BenchData.catalog(),
+        snapshot = new Snapshot(policy, Map.of(io.arbiter.decision.implementation.ImplementationPolicyType.NAME, ruleBase), BenchData.catalog(),
                 BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
 
         exactRuleRequest = request(EXACT_RULE_INTERFACE);

@@ -105,7 +105,7 @@ class RuleBaseBuilderTest {
 
         ImplementationDecision standard = ImplementationDecider.decide(request, Fixtures.snapshot(policy));
         ImplementationDecision swapped = ImplementationDecider.decide(request, new Snapshot(policy,
-                Map.of(ImplementationDecider.KIND, reordered), Fixtures.embeddedCatalog(), Fixtures.embeddedStore(),
+                Map.of(io.arbiter.decision.implementation.ImplementationPolicyType.NAME, reordered), Fixtures.embeddedCatalog(), Fixtures.embeddedStore(),
                 Settings.DEFAULT_PLATFORM));
 
         assertEquals(Outcome.DENIED, standard.outcome());

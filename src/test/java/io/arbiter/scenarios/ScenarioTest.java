@@ -58,13 +58,14 @@ class ScenarioTest {
         TypeInstanceStore store = scenario.has("typeInstances")
                 ? new TypeInstanceStore(TypeInstanceLoader.parse(scenario.get("typeInstances"), "$.typeInstances"))
                 : Fixtures.embeddedStore();
-        Decisions decisions = new Decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
+        Decisions decisions = Fixtures.decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
         JsonNode expect = scenario.path("expect");
         byte[] request = Documents.jsonMapper().writeValueAsBytes(scenario.path("request"));
 
         int expectedStatus = expect.path("status").asInt(200);
         try {
-            ImplementationDecision decision = decisions.decideImplementation(request, "application/json");
+            ImplementationDecision decision = Documents.jsonMapper().treeToValue(
+                    decisions.decide("implementation", request, "application/json"), ImplementationDecision.class);
             assertEquals(200, expectedStatus, name + ": expected an error but got " + decision.outcome());
             JsonNode actual = Documents.jsonMapper().valueToTree(decision);
             assertSubset(expect, (ObjectNode) actual, name);
@@ -96,14 +97,16 @@ class ScenarioTest {
         TypeInstanceStore store = scenario.has("typeInstances")
                 ? new TypeInstanceStore(TypeInstanceLoader.parse(scenario.get("typeInstances"), "$.typeInstances"))
                 : Fixtures.embeddedStore();
-        Decisions decisions = new Decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
+        Decisions decisions = Fixtures.decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
         ObjectNode plain = scenario.path("request").deepCopy();
         plain.put("explain", false);
         ObjectNode explained = scenario.path("request").deepCopy();
         explained.put("explain", true);
 
-        ImplementationDecision without = decisions.decideImplementation(Documents.jsonMapper().writeValueAsBytes(plain), "application/json");
-        ImplementationDecision with = decisions.decideImplementation(Documents.jsonMapper().writeValueAsBytes(explained), "application/json");
+        ImplementationDecision without = Documents.jsonMapper().treeToValue(decisions.decide("implementation",
+                Documents.jsonMapper().writeValueAsBytes(plain), "application/json"), ImplementationDecision.class);
+        ImplementationDecision with = Documents.jsonMapper().treeToValue(decisions.decide("implementation",
+                Documents.jsonMapper().writeValueAsBytes(explained), "application/json"), ImplementationDecision.class);
 
         assertEquals(without.outcome(), with.outcome(), name);
         assertEquals(without.candidates(), with.candidates(), name);

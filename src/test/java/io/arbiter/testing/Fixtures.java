@@ -70,9 +70,14 @@ public final class Fixtures {
     }
 
     public static Snapshot snapshot(PolicyDocument policy, Catalog catalog, TypeInstanceStore store) {
-        return new Snapshot(policy, Map.of(ImplementationDecider.KIND,
+        return new Snapshot(policy, Map.of(io.arbiter.decision.implementation.ImplementationPolicyType.NAME,
                 RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES)),
                 catalog, store, Settings.DEFAULT_PLATFORM);
+    }
+
+    /** The service facade over a snapshot, with every policy type on the test classpath. */
+    public static io.arbiter.decision.Decisions decisions(Snapshot snapshot) {
+        return new io.arbiter.decision.Decisions(io.arbiter.policytype.PolicyTypeRegistry.discover(), snapshot);
     }
 
     public static byte[] json(Object value) {

@@ -65,7 +65,7 @@ public final class ImplementationDecider {
         Ref interfaceRef = resolveRevision(request.interfaceRef(), catalog);
 
         List<Object> facts = facts(interfaceRef, policy, catalog, store, snapshot.platformTypeInstances());
-        CompiledRuleBase ruleBase = snapshot.ruleBase(KIND);
+        CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
         List<String> phases = request.explain() ? withExplanation() : PHASES;
         CompiledRuleBase.Run<Result> run = ruleBase.run(facts, phases, session -> read(session, request.explain()));
         Result result = run.result();

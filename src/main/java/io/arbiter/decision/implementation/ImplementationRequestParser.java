@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  */
 public final class ImplementationRequestParser {
 
-    private static final Set<String> FIELDS = Set.of("interface", "actionPolicy", "workflowPolicies",
+    private static final Set<String> FIELDS = Set.of("apiVersion", "interface", "actionPolicy", "workflowPolicies",
             "implementations", "typeInstances", "explain");
     private static final Pattern REVISION = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$");
 

@@ -1,0 +1,60 @@
+package io.arbiter.cli;
+
+import io.arbiter.document.Documents;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.policytype.PolicyTypeVersion;
+import io.arbiter.policytype.PolicyTypeView;
+import io.arbiter.policytype.Target;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code arbiter policy-types}: the registered policy types, their versions, support status and targets. */
+@Command(name = "policy-types", mixinStandardHelpOptions = true,
+        description = "List the registered policy types: versions with support-status history, targets, schemas.")
+final class PolicyTypesCommand implements Callable<Integer> {
+
+    private final PolicyTypeRegistry registry;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--json", description = "Print JSON (as GET /v1/policy-types/{name}, with schemas) instead of text.")
+    boolean json;
+
+    PolicyTypesCommand(PolicyTypeRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
+                    registry.types().stream().map(type -> PolicyTypeView.of(type, true)).toList()));
+            return 0;
+        }
+        for (PolicyType type : registry.types()) {
+            out.println(type.name() + ": " + type.description());
+            for (PolicyTypeVersion version : type.versions()) {
+                out.println("  version " + version.version() + "  " + version.status() + "  (" + version.statusHistory().stream()
+                        .map(change -> change.status() + " since " + change.since()).collect(Collectors.joining(", ")) + ")");
+            }
+            for (Target target : type.targets()) {
+                out.println("  target  POST /v1/decisions/" + target.name() + "  (arbiter decide " + target.name() + ")");
+            }
+            if (!type.consumes().isEmpty()) {
+                out.println("  consumes " + String.join(", ", type.consumes()));
+            }
+            if (!type.produces().isEmpty()) {
+                out.println("  produces " + String.join(", ", type.produces()));
+            }
+        }
+        return 0;
+    }
+}

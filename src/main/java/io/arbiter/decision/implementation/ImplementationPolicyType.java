@@ -1,0 +1,98 @@
+package io.arbiter.decision.implementation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.document.Documents;
+import io.arbiter.document.JsonSchemas;
+import io.arbiter.model.Ref;
+import io.arbiter.policytype.DecisionCall;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeVersion;
+import io.arbiter.policytype.RuleSet;
+import io.arbiter.policytype.SupportStatus;
+import io.arbiter.policytype.Target;
+import picocli.CommandLine.Option;
+
+import java.util.List;
+
+import static io.arbiter.policytype.PolicyTypeVersion.since;
+
+/**
+ * {@code capact.implementation}: which Implementation serves an Interface. Its versions are the Capact policy
+ * syntax versions: 0.1.0 (the legacy {@code rules:} map, converted on load) and 0.2.0 (current).
+ */
+public final class ImplementationPolicyType implements PolicyType {
+
+    public static final String NAME = "capact.implementation";
+    public static final String TARGET = "implementation";
+
+    private static final Target DECIDE = new Target(TARGET,
+            "Which Implementation serves an Interface under the merged policies, and what to inject into it.",
+            JsonSchemas.resource("/schemas/implementation-request.json"), CliOptions::new);
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Capact Interface rules: oneOf preferences over Implementations, TypeInstance injection (policy syntax).";
+    }
+
+    @Override
+    public List<PolicyTypeVersion> versions() {
+        return List.of(
+                PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2021.03"), since(SupportStatus.DEPRECATED, "2021.09")),
+                PolicyTypeVersion.of("0.2.0", since(SupportStatus.EXPERIMENTAL, "2021.07"), since(SupportStatus.SUPPORTED, "2021.09")));
+    }
+
+    @Override
+    public List<Target> targets() {
+        return List.of(DECIDE);
+    }
+
+    @Override
+    public RuleSet ruleSet() {
+        return new RuleSet(ImplementationDecider.KIND, ImplementationDecider.PHASES);
+    }
+
+    @Override
+    public List<String> produces() {
+        return List.of("capact.implementation/selected-rule", "capact.implementation/selected-implementation");
+    }
+
+    @Override
+    public Object decide(DecisionCall call) {
+        ImplementationRequest request = ImplementationRequestParser.parse(call.request());
+        return ImplementationDecider.decide(request, call.snapshot());
+    }
+
+    /** {@code arbiter decide implementation --interface PATH[:REV] [--explain]}. */
+    static final class CliOptions implements Target.CliRequest {
+
+        @Option(names = "--interface", paramLabel = "PATH[:REV]",
+                description = "The Interface, e.g. cap.interface.database.postgresql.install:0.1.0 (no revision: the highest known).")
+        String interfaceRef;
+
+        @Option(names = "--explain", description = "Add, per oneOf item, which Implementations matched and why the others did not.")
+        boolean explain;
+
+        @Override
+        public JsonNode toRequest() {
+            if (interfaceRef == null) {
+                return null;
+            }
+            Ref ref = Ref.parse(interfaceRef);
+            ObjectNode request = Documents.jsonMapper().createObjectNode();
+            ObjectNode iface = request.putObject("interface").put("path", ref.path());
+            if (ref.revision() != null) {
+                iface.put("revision", ref.revision());
+            }
+            if (explain) {
+                request.put("explain", true);
+            }
+            return request;
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.arbiter.policytype;
+
+import java.util.List;
+
+/**
+ * A kind of decision the service makes, registered through {@code META-INF/services/io.arbiter.policytype.PolicyType}
+ * and discovered with {@link java.util.ServiceLoader}. Adding a type touches no HTTP, CLI or engine code: the
+ * engine builds the type's rule base from its {@link RuleSet}, the router and the CLI expose its {@link Target}s.
+ */
+public interface PolicyType {
+
+    /** Unique name, e.g. {@code capact.implementation}. */
+    String name();
+
+    String description();
+
+    /** Versions, oldest first, each with its support-status history. */
+    List<PolicyTypeVersion> versions();
+
+    List<Target> targets();
+
+    RuleSet ruleSet();
+
+    /** Decision data this type reads from other types (seed 003: passing data between policies). */
+    default List<String> consumes() {
+        return List.of();
+    }
+
+    /** Decision data this type makes available to other types. */
+    default List<String> produces() {
+        return List.of();
+    }
+
+    /**
+     * Decides one request for one of this type's targets. The request has already passed the target's schema and
+     * version checks. Returns the response body (a record or tree rendered as JSON).
+     */
+    Object decide(DecisionCall call);
+}
