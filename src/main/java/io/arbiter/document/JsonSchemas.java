@@ -55,6 +55,10 @@ public final class JsonSchemas {
             return Problem.at(PathType.JSON_PATH.append(at, message.getProperty()),
                     "unknown field '" + message.getProperty() + "'");
         }
+        if ("required".equals(message.getType()) && message.getProperty() != null) {
+            return Problem.at(PathType.JSON_PATH.append(at, message.getProperty()),
+                    "required field '" + message.getProperty() + "' is missing");
+        }
         String text = message.getMessage();
         int colon = text.indexOf(": ");
         return Problem.at(at, colon > 0 && text.startsWith("$") ? text.substring(colon + 2) : text);

@@ -42,7 +42,23 @@ public final class PolicyParser {
         return parse(Documents.parse(body, contentType));
     }
 
+    /**
+     * Parses a policy tree. A legacy (0.1.0) policy is converted to the current syntax first: the document keeps
+     * the converted tree, version 0.1.0, and a warning saying so.
+     */
     public static PolicyDocument parse(LocatedDocument document) {
+        if (LegacyPolicyConverter.isLegacy(document.tree())) {
+            JsonNode converted = convertLegacy(document.tree(), "$", document.locations());
+            List<Problem> problems = validate(converted).stream()
+                    .map(problem -> Problem.at(problem.path(), problem.problem() + " (in the converted legacy policy)"))
+                    .toList();
+            if (!problems.isEmpty()) {
+                throw new DocumentException("the legacy policy converts to an invalid policy: " + problems.size() + " problem(s)", problems);
+            }
+            return new PolicyDocument(bind(converted), converted, LegacyPolicyConverter.LEGACY_VERSION,
+                    revisionOf(converted), List.of("legacy policy syntax " + LegacyPolicyConverter.LEGACY_VERSION
+                    + " was converted to the current syntax; GET /v1/policy and `arbiter migrate` show the result"));
+        }
         List<Problem> problems = validate(document.tree()).stream()
                 .map(problem -> problem.locatedBy(document.locations()))
                 .toList();
@@ -54,8 +70,25 @@ public final class PolicyParser {
         return new PolicyDocument(bind(document.tree()), document.tree(), version, revisionOf(document.tree()), List.of());
     }
 
+    private static JsonNode convertLegacy(JsonNode tree, String prefix, Locations locations) {
+        try {
+            return LegacyPolicyConverter.convert(tree);
+        } catch (DocumentException e) {
+            throw new DocumentException("the legacy policy is invalid: " + e.problems().size() + " problem(s)",
+                    e.problems().stream().map(p -> (prefix.equals("$") ? p : p.under(prefix)).locatedBy(locations)).toList());
+        }
+    }
+
     /** Parses a policy embedded in a request; problems are located under {@code prefix} (e.g. {@code $.actionPolicy}). */
     public static Policy parseEmbedded(JsonNode tree, String prefix, Locations locations) {
+        if (LegacyPolicyConverter.isLegacy(tree)) {
+            JsonNode converted = convertLegacy(tree, prefix, locations);
+            List<Problem> problems = validate(converted).stream().map(problem -> problem.under(prefix)).toList();
+            if (!problems.isEmpty()) {
+                throw new DocumentException("the legacy policy at " + prefix + " converts to an invalid policy", problems);
+            }
+            return bind(converted);
+        }
         List<Problem> problems = validate(tree).stream()
                 .map(problem -> problem.under(prefix).locatedBy(locations))
                 .toList();
@@ -69,6 +102,11 @@ public final class PolicyParser {
     public static List<Problem> validate(JsonNode tree) {
         if (!tree.isObject()) {
             return List.of(Problem.at("$", "a policy must be an object"));
+        }
+        JsonNode apiVersion = tree.path("apiVersion");
+        if (!apiVersion.isMissingNode() && !apiVersion.asText().equals(CURRENT_VERSION)) {
+            return List.of(Problem.at("$.apiVersion", "apiVersion " + apiVersion + " is not a policy syntax this parser reads"
+                    + " (current syntax: " + CURRENT_VERSION + ", legacy: " + LegacyPolicyConverter.LEGACY_VERSION + " with a rules: map)"));
         }
         List<Problem> problems = new ArrayList<>();
         problems.addAll(JsonSchemas.problems(SCHEMA, tree));
@@ -209,6 +247,15 @@ public final class PolicyParser {
 
     private static String textOrNull(JsonNode node) {
         return node.isValueNode() && !node.isNull() ? node.asText() : null;
+    }
+
+    /** The syntax version a policy tree is written in: 0.1.0 for the legacy map, else its apiVersion or the current one. */
+    public static String versionOf(JsonNode tree) {
+        if (LegacyPolicyConverter.isLegacy(tree)) {
+            return LegacyPolicyConverter.LEGACY_VERSION;
+        }
+        JsonNode apiVersion = tree.path("apiVersion");
+        return apiVersion.isTextual() ? apiVersion.asText() : CURRENT_VERSION;
     }
 
     /** A content hash: the same policy always has the same revision, whatever its formatting. */

@@ -39,6 +39,7 @@ public record PolicyTypeVersion(String version, List<StatusChange> statusHistory
         return new StatusChange(status, yearMonth);
     }
 
+    @com.fasterxml.jackson.annotation.JsonProperty("status")
     public SupportStatus status() {
         return statusHistory.get(statusHistory.size() - 1).status();
     }

@@ -113,8 +113,9 @@ class PolicyParserTest {
     @Test
     void missingInterfacePathIsLocated() {
         Problem problem = problemAt(problems("interface: {rules: [{interface: {revision: 0.1.0}, oneOf: []}]}",
-                "application/yaml"), "$.interface.rules[0].interface");
-        assertTrue(problem.problem().contains("path"), problem.toString());
+                "application/yaml"), "$.interface.rules[0].interface.path");
+        assertEquals("required field 'path' is missing", problem.problem());
+        assertEquals(1, problem.line());
     }
 
     @Test

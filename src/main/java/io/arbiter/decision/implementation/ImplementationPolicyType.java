@@ -2,7 +2,9 @@ package io.arbiter.decision.implementation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.decision.DecisionException;
 import io.arbiter.document.Documents;
+import io.arbiter.policy.PolicyParser;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.model.Ref;
 import io.arbiter.policytype.DecisionCall;
@@ -64,6 +66,14 @@ public final class ImplementationPolicyType implements PolicyType {
 
     @Override
     public Object decide(DecisionCall call) {
+        JsonNode body = call.request().tree();
+        if (body.hasNonNull("actionPolicy")) {
+            call.requireUsableVersion(PolicyParser.versionOf(body.get("actionPolicy")), "$.actionPolicy", DecisionException.Code.INVALID_POLICY);
+        }
+        for (int i = 0; i < body.path("workflowPolicies").size(); i++) {
+            call.requireUsableVersion(PolicyParser.versionOf(body.path("workflowPolicies").get(i)), "$.workflowPolicies[" + i + "]",
+                    DecisionException.Code.INVALID_POLICY);
+        }
         ImplementationRequest request = ImplementationRequestParser.parse(call.request());
         return ImplementationDecider.decide(request, call.snapshot());
     }
