@@ -24,6 +24,7 @@ public final class Catalog {
     private final Map<String, List<String>> interfaceRevisions;
     private final Map<Ref, TypeDefinition> types;
     private final Set<Ref> attributes;
+    private final java.util.Map<Ref, com.networknt.schema.JsonSchema> schemas = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
                    Collection<TypeDefinition> types, Collection<Ref> attributes) {
@@ -84,6 +85,15 @@ public final class Catalog {
 
     public Optional<TypeDefinition> type(Ref ref) {
         return Optional.ofNullable(types.get(ref));
+    }
+
+    /** The compiled JSON schema of a Type the catalog holds (compiled once per catalog). */
+    public Optional<com.networknt.schema.JsonSchema> schema(Ref typeRef) {
+        TypeDefinition type = types.get(typeRef);
+        if (type == null || type.jsonSchema() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(schemas.computeIfAbsent(typeRef, ref -> io.arbiter.document.JsonSchemas.compile(type.jsonSchema())));
     }
 
     public int typeCount() {

@@ -14,11 +14,19 @@ import java.util.Map;
  * catalog, the TypeInstance store and the platform TypeInstances. A reload builds a new snapshot and swaps it in.
  */
 public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> ruleBases, Catalog catalog,
-                       TypeInstanceStore typeInstances, List<TypeInstance> platformTypeInstances) {
+                       TypeInstanceStore typeInstances, List<TypeInstance> platformTypeInstances,
+                       List<String> policyOrder) {
 
+    /** {@code policyOrder}: kinds of policy, highest first, from {@code serve --policy-order}; empty = the table's order. */
     public Snapshot {
         ruleBases = Map.copyOf(ruleBases);
         platformTypeInstances = List.copyOf(platformTypeInstances);
+        policyOrder = List.copyOf(policyOrder);
+    }
+
+    public Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> ruleBases, Catalog catalog,
+                    TypeInstanceStore typeInstances, List<TypeInstance> platformTypeInstances) {
+        this(policy, ruleBases, catalog, typeInstances, platformTypeInstances, List.of());
     }
 
     public CompiledRuleBase ruleBase(String kind) {
@@ -30,6 +38,6 @@ public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> rule
     }
 
     public Snapshot withPolicy(PolicyDocument newPolicy) {
-        return new Snapshot(newPolicy, ruleBases, catalog, typeInstances, platformTypeInstances);
+        return new Snapshot(newPolicy, ruleBases, catalog, typeInstances, platformTypeInstances, policyOrder);
     }
 }

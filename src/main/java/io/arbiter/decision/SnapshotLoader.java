@@ -50,7 +50,8 @@ public final class SnapshotLoader {
                 : RuleFiles.classpathFolder("embedded").resolve("policy.yaml");
         PolicyDocument policy = loadPolicy(policyFile);
 
-        return new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances());
+        return new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances(),
+                settings.policyOrder());
     }
 
     /** A type's rules: from {@code --rules/--decision-tables} when given, else packaged on the classpath. */

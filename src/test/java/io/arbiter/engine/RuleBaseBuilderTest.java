@@ -34,7 +34,11 @@ class RuleBaseBuilderTest {
 
     private Path copyTables() throws IOException {
         Path tables = Files.createDirectories(temp.resolve("tables"));
-        Files.copy(TABLES.resolve(TABLE), tables.resolve(TABLE));
+        try (var files = Files.list(TABLES)) {
+            for (Path table : files.toList()) {
+                Files.copy(table, tables.resolve(table.getFileName()));
+            }
+        }
         return tables;
     }
 

@@ -7,6 +7,9 @@ import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.implementation.ImplementationDecision.AppliedRule;
 import io.arbiter.decision.implementation.ImplementationDecision.ItemExplanation;
 import io.arbiter.decision.implementation.ImplementationDecision.RejectedImplementation;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.implementation.ImplementationFacts.*;
+import io.arbiter.document.Problem;
 import io.arbiter.decision.implementation.ImplementationFacts.ApplicableRule;
 import io.arbiter.decision.implementation.ImplementationFacts.AvailableTypeInstance;
 import io.arbiter.decision.implementation.ImplementationFacts.InjectedTypeInstance;
@@ -45,7 +48,10 @@ import java.util.UUID;
 public final class ImplementationDecider {
 
     public static final String KIND = "implementation";
-    public static final List<String> PHASES = List.of("rule-key", "rule-selection", "matching", "outcome");
+    public static final List<String> PHASES = List.of(
+            "merge-order", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
+            "rule-key", "rule-selection", "matching", "outcome",
+            "selection", "offers", "overrides", "injection", "injection-checks");
     /** Run after the decision, only when the caller asks why: they derive one Rejection per reason. */
     public static final List<String> EXPLAIN_PHASES = List.of("explain", "explain-reasons");
 
@@ -61,26 +67,56 @@ public final class ImplementationDecider {
                 : snapshot.catalog().withImplementations(request.implementations());
         TypeInstanceStore store = request.typeInstances() == null ? snapshot.typeInstances()
                 : new TypeInstanceStore(request.typeInstances());
-        Policy policy = snapshot.policy().policy();
         Ref interfaceRef = resolveRevision(request.interfaceRef(), catalog);
 
-        List<Object> facts = facts(interfaceRef, policy, catalog, store, snapshot.platformTypeInstances());
+        List<Object> facts = new ArrayList<>();
+        facts.add(new InterfaceQuery(interfaceRef));
+        policyFacts(policies(request, snapshot), interfaceRef.path(), store, facts);
+        for (int rank = 0; rank < snapshot.policyOrder().size(); rank++) {
+            facts.add(new ConfiguredRank(SourceKind.valueOf(snapshot.policyOrder().get(rank)), rank + 1));
+        }
+        catalogFacts(interfaceRef.path(), catalog, store, snapshot.platformTypeInstances(), facts);
+
         CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
         List<String> phases = request.explain() ? withExplanation() : PHASES;
         CompiledRuleBase.Run<Result> run = ruleBase.run(facts, phases, session -> read(session, request.explain()));
         Result result = run.result();
+        if (!result.problems().isEmpty()) {
+            throw new DecisionException(DecisionException.Code.INVALID_POLICY, "the policies cannot be applied to "
+                    + result.candidates().get(0) + ": " + result.problems().get(0), result.problems());
+        }
 
         return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), interfaceRef,
                 result.appliedRule(), result.candidates(),
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
-                ImplementationDecision.Injection.NONE, run.firedRules(), result.explanation(),
+                result.injection(), run.firedRules(), result.explanation(),
                 snapshot.policy().revision(), ruleBase.revision(), snapshot.policy().warnings());
     }
 
+    /** The decision phases followed by the explanation phases. */
     public static List<String> withExplanation() {
         List<String> phases = new ArrayList<>(PHASES);
         phases.addAll(EXPLAIN_PHASES);
         return phases;
+    }
+
+    /** One policy of the merge: where it comes from and what it says. */
+    record SourcedPolicy(PolicySource source, Policy policy, String prefix) {
+    }
+
+    static List<SourcedPolicy> policies(ImplementationRequest request, Snapshot snapshot) {
+        List<SourcedPolicy> policies = new ArrayList<>();
+        if (request.actionPolicy() != null) {
+            policies.add(new SourcedPolicy(new PolicySource("actionPolicy", SourceKind.ACTION, 0, "$.actionPolicy"),
+                    request.actionPolicy(), "$.actionPolicy."));
+        }
+        policies.add(new SourcedPolicy(new PolicySource("global", SourceKind.GLOBAL, 0, "$"), snapshot.policy().policy(), ""));
+        for (int i = 0; i < request.workflowPolicies().size(); i++) {
+            String location = "$.workflowPolicies[" + i + "]";
+            policies.add(new SourcedPolicy(new PolicySource("workflowPolicies[" + i + "]", SourceKind.WORKFLOW, i, location),
+                    request.workflowPolicies().get(i), location + "."));
+        }
+        return policies;
     }
 
     /** An absent revision means the highest one known for the path (catalog Interfaces and what Implementations implement). */
@@ -91,41 +127,81 @@ public final class ImplementationDecider {
         return new Ref(requested.path(), catalog.highestInterfaceRevision(requested.path()).orElse(null));
     }
 
-    static List<Object> facts(Ref interfaceRef, Policy policy, Catalog catalog, TypeInstanceStore store,
-                              List<TypeInstance> platform) {
-        List<Object> facts = new ArrayList<>();
-        facts.add(new InterfaceQuery(interfaceRef));
-
-        for (int i = 0; i < policy.rules().size(); i++) {
-            Policy.InterfaceRule rule = policy.rules().get(i);
-            if (!isKeyedOnPathOrPattern(rule, interfaceRef.path())) {
-                continue;
+    /**
+     * The policies as written: every source, its rules keyed on the Interface's path or a pattern (only those can
+     * apply), their items, and every inject entry with the Type the store resolves its id to (null when it cannot).
+     */
+    static void policyFacts(List<SourcedPolicy> policies, String interfacePath, TypeInstanceStore store, List<Object> facts) {
+        for (SourcedPolicy sourced : policies) {
+            String sourceId = sourced.source().id();
+            facts.add(sourced.source());
+            Policy policy = sourced.policy();
+            for (int d = 0; d < policy.defaults().requiredTypeInstances().size(); d++) {
+                Policy.RequiredTypeInstance required = policy.defaults().requiredTypeInstances().get(d);
+                facts.add(new RequiredEntry(sourced.prefix() + "interface.default.inject.requiredTypeInstances[" + d + "]",
+                        sourceId, null, required.id(), resolve(store, required.id())));
             }
-            String ruleId = "interface.rules[" + i + "]";
-            facts.add(new PolicyRule(ruleId, i, rule.interfaceRef(), keyKind(rule.interfaceRef()), rule.oneOf().size()));
-            for (int j = 0; j < rule.oneOf().size(); j++) {
-                Policy.OneOfItem item = rule.oneOf().get(j);
-                String itemId = ruleId + ".oneOf[" + j + "]";
-                Policy.ImplementationConstraints constraints = item.constraints();
-                facts.add(new OneOfItem(itemId, ruleId, j, constraints.path(), constraints.attributes(), constraints.requires()));
-                injected(itemId, item.inject(), InjectionSource.RULE_INJECT, store, facts);
-                injected(itemId, policy.defaults(), InjectionSource.DEFAULT_INJECT, store, facts);
+            for (int i = 0; i < policy.rules().size(); i++) {
+                Policy.InterfaceRule rule = policy.rules().get(i);
+                if (!isKeyedOnPathOrPattern(rule, interfacePath)) {
+                    continue;
+                }
+                String ruleId = sourced.prefix() + "interface.rules[" + i + "]";
+                facts.add(new SourceRule(ruleId, sourceId, rule.interfaceRef().toString(), rule.interfaceRef(),
+                        keyKind(rule.interfaceRef())));
+                for (int j = 0; j < rule.oneOf().size(); j++) {
+                    Policy.OneOfItem item = rule.oneOf().get(j);
+                    String itemId = ruleId + ".oneOf[" + j + "]";
+                    facts.add(new SourceItem(itemId, sourceId, rule.interfaceRef().toString(), j, item.constraints()));
+                    injectFacts(itemId, sourceId, item.inject(), store, facts);
+                }
             }
         }
+    }
 
+    private static void injectFacts(String itemId, String sourceId, Policy.Inject inject, TypeInstanceStore store,
+                                    List<Object> facts) {
+        String at = itemId + ".inject.";
+        for (int k = 0; k < inject.requiredTypeInstances().size(); k++) {
+            String id = inject.requiredTypeInstances().get(k).id();
+            facts.add(new RequiredEntry(at + "requiredTypeInstances[" + k + "]", sourceId, itemId, id, resolve(store, id)));
+        }
+        for (int k = 0; k < inject.additionalTypeInstances().size(); k++) {
+            Policy.AdditionalTypeInstance additional = inject.additionalTypeInstances().get(k);
+            facts.add(new AdditionalTypeInstanceEntry(at + "additionalTypeInstances[" + k + "]", sourceId, itemId,
+                    additional.name(), additional.id(), resolve(store, additional.id())));
+        }
+        for (int k = 0; k < inject.additionalParameters().size(); k++) {
+            Policy.AdditionalParameter parameter = inject.additionalParameters().get(k);
+            facts.add(new AdditionalParameterEntry(at + "additionalParameters[" + k + "]", sourceId, itemId,
+                    parameter.name(), parameter.value()));
+        }
+    }
+
+    private static Ref resolve(TypeInstanceStore store, String id) {
+        return store.find(id).map(TypeInstance::typeRef).orElse(null);
+    }
+
+    /** The Implementations of the Interface, their requirements, the TypeInstances those name, parameter schemas. */
+    static void catalogFacts(String interfacePath, Catalog catalog, TypeInstanceStore store, List<TypeInstance> platform,
+                             List<Object> facts) {
         Set<Ref> requiredTypes = new LinkedHashSet<>();
-        for (Implementation implementation : catalog.implementationsOf(interfaceRef.path())) {
+        Set<Ref> parameterTypes = new LinkedHashSet<>();
+        for (Implementation implementation : catalog.implementationsOf(interfacePath)) {
             facts.add(implementation);
             facts.addAll(implementation.requirementGroups());
             facts.addAll(implementation.requirements());
             implementation.requirements().stream().map(Requirement::typeRef).forEach(requiredTypes::add);
+            parameterTypes.addAll(implementation.additionalParameters().values());
         }
         for (Ref type : requiredTypes) {
             store.ofType(type).forEach(ti -> facts.add(new AvailableTypeInstance(ti.id(), ti.typeRef())));
             platform.stream().filter(ti -> ti.typeRef().equals(type))
                     .forEach(ti -> facts.add(new AvailableTypeInstance(ti.id(), ti.typeRef())));
         }
-        return facts;
+        for (Ref type : parameterTypes) {
+            catalog.schema(type).ifPresent(schema -> facts.add(new TypeSchema(type, schema)));
+        }
     }
 
     /** Only rules keyed on this Interface's path, or on a pattern, can apply: the others are not inserted. */
@@ -153,6 +229,7 @@ public final class ImplementationDecider {
     }
 
     private record Result(Outcome outcome, AppliedRule appliedRule, List<Ref> candidates,
+                          ImplementationDecision.Injection injection, List<Problem> problems,
                           List<ItemExplanation> explanation) {
     }
 
@@ -169,7 +246,50 @@ public final class ImplementationDecider {
             session.getQueryResults("candidates").forEach(row -> matching.add((Implementation) row.get("$implementation")));
             matching.stream().sorted(CANDIDATE_ORDER).map(Implementation::ref).forEach(candidates::add);
         }
-        return new Result(outcome, appliedRule, candidates, explain ? explanation(session) : null);
+        List<Problem> problems = new ArrayList<>();
+        session.getQueryResults("injection problems").forEach(row -> {
+            InjectionProblem problem = (InjectionProblem) row.get("$problem");
+            problems.add(Problem.at(problem.location(), problem.problem()));
+        });
+        problems.sort(Comparator.comparing(Problem::path).thenComparing(Problem::problem));
+        return new Result(outcome, appliedRule, candidates, injection(session), problems,
+                explain ? explanation(session) : null);
+    }
+
+    /** The inject lists: required TypeInstances in the order of the Implementation's requirements, the rest by name. */
+    private static ImplementationDecision.Injection injection(KieSession session) {
+        Selected selected = single(session, "selected", "$selected", Selected.class);
+        if (selected == null) {
+            return ImplementationDecision.Injection.NONE;
+        }
+        List<Requirement> order = selected.implementation().requirements();
+        List<RequiredInjection> required = new ArrayList<>();
+        session.getQueryResults("required injections").forEach(row -> required.add((RequiredInjection) row.get("$injection")));
+        required.sort(Comparator.comparingInt((RequiredInjection r) -> position(order, r)).thenComparing(RequiredInjection::id));
+        List<ImplementationDecision.AdditionalTypeInstance> additional = new ArrayList<>();
+        session.getQueryResults("additional type instance injections").forEach(row -> {
+            AdditionalTypeInstanceEntry entry = ((AdditionalTypeInstanceInjection) row.get("$injection")).entry();
+            additional.add(new ImplementationDecision.AdditionalTypeInstance(entry.name(), entry.id()));
+        });
+        additional.sort(Comparator.comparing(ImplementationDecision.AdditionalTypeInstance::name));
+        List<ImplementationDecision.AdditionalParameter> parameters = new ArrayList<>();
+        session.getQueryResults("parameter injections").forEach(row -> {
+            ParameterInjection parameter = (ParameterInjection) row.get("$injection");
+            parameters.add(new ImplementationDecision.AdditionalParameter(parameter.name(), parameter.value()));
+        });
+        parameters.sort(Comparator.comparing(ImplementationDecision.AdditionalParameter::name));
+        return new ImplementationDecision.Injection(
+                required.stream().map(r -> new ImplementationDecision.RequiredTypeInstance(r.alias(), r.id(), r.typeRef())).toList(),
+                additional, parameters);
+    }
+
+    private static int position(List<Requirement> requirements, RequiredInjection injection) {
+        for (int i = 0; i < requirements.size(); i++) {
+            if (injection.alias().equals(requirements.get(i).alias())) {
+                return i;
+            }
+        }
+        return requirements.size();
     }
 
     private static List<ItemExplanation> explanation(KieSession session) {

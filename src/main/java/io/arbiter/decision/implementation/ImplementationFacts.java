@@ -110,7 +110,240 @@ public final class ImplementationFacts {
         }
     }
 
+    // ---- inserted: the policies to merge (policy-syntax section 5) ----
+
+    /** Where a policy comes from; the precedence table ranks the kinds (default: ACTION, GLOBAL, WORKFLOW). */
+    public enum SourceKind { ACTION, GLOBAL, WORKFLOW }
+
+    /**
+     * One policy taking part in the merge. {@code ordinal} orders policies of one kind (workflow steps: the first
+     * listed first); {@code location} is where it sits in the request ({@code $.actionPolicy}) or {@code $} for
+     * the global policy.
+     */
+    public record PolicySource(String id, SourceKind kind, int ordinal, String location) implements Fact {
+        @Override
+        public String factId() {
+            return "policy " + id;
+        }
+    }
+
+    /** A server-configured rank for a kind of policy ({@code serve --policy-order}); overrides the table. */
+    public record ConfiguredRank(SourceKind kind, int rank) implements Fact {
+        @Override
+        public String factId() {
+            return "configured rank " + kind + "=" + rank;
+        }
+    }
+
+    /** {@code interface.rules[i]} of one source; {@code key} is {@code path} or {@code path:revision}. */
+    public record SourceRule(String id, String sourceId, String key, Ref interfaceRef, RuleKeyKind keyKind) implements Fact {
+        @Override
+        public String factId() {
+            return id;
+        }
+    }
+
+    /** {@code interface.rules[i].oneOf[j]} of one source, as written. */
+    public record SourceItem(String id, String sourceId, String ruleKey, int index,
+                             io.arbiter.policy.Policy.ImplementationConstraints constraints) implements Fact {
+        @Override
+        public String factId() {
+            return id;
+        }
+    }
+
+    /**
+     * An {@code inject.requiredTypeInstances} entry of an item ({@code ownerId} = the item id) or of a source's
+     * {@code interface.default} ({@code ownerId} = null). {@code typeRef} is the Type the store resolves the id to,
+     * null when it cannot.
+     */
+    public record RequiredEntry(String location, String sourceId, String ownerId, String id, Ref typeRef) implements Fact {
+        public boolean fromDefault() {
+            return ownerId == null;
+        }
+
+        @Override
+        public String factId() {
+            return location;
+        }
+    }
+
+    /** An {@code inject.additionalTypeInstances} entry; {@code typeRef} as resolved by the store, or null. */
+    public record AdditionalTypeInstanceEntry(String location, String sourceId, String ownerId, String name, String id,
+                                              Ref typeRef) implements Fact {
+        @Override
+        public String factId() {
+            return location;
+        }
+    }
+
+    /** An {@code inject.additionalParameters} entry. */
+    public record AdditionalParameterEntry(String location, String sourceId, String ownerId, String name,
+                                           com.fasterxml.jackson.databind.JsonNode value) implements Fact {
+        @Override
+        public String factId() {
+            return location;
+        }
+    }
+
+    /** The JSON schema of a Type the catalog holds, for checking additional parameters. */
+    public record TypeSchema(Ref typeRef, com.networknt.schema.JsonSchema schema) implements Fact {
+        @Override
+        public String factId() {
+            return "schema of " + typeRef;
+        }
+    }
+
     // ---- derived ----
+
+    /** The default rank of a kind of policy, from the merge-order table. */
+    public record DefaultRank(SourceKind kind, int rank) implements Fact {
+        @Override
+        public String factId() {
+            return "default rank " + kind + "=" + rank;
+        }
+    }
+
+    /** How high a policy stands in the merge: lower first. */
+    public record SourceRank(String sourceId, int rank) implements Fact {
+        @Override
+        public String factId() {
+            return "rank " + sourceId + "=" + rank;
+        }
+    }
+
+    /** A source item and its place in the merged order (lower first). */
+    public record RankedItem(SourceItem item, int priority) implements Fact {
+        public String ruleKey() {
+            return item.ruleKey();
+        }
+
+        @Override
+        public String factId() {
+            return item.id() + " priority " + priority;
+        }
+    }
+
+    /** An item merged into a higher item with equal constraints (policy-syntax 5). */
+    public record Absorbed(SourceItem item, SourceItem into) implements Fact {
+        @Override
+        public String factId() {
+            return item.id() + " merged into " + into.id();
+        }
+    }
+
+    /** An item that stays in the merged oneOf list (it absorbed nothing or it is the highest of its equals). */
+    public record SurvivingItem(SourceItem item, int priority) implements Fact {
+        public String ruleKey() {
+            return item.ruleKey();
+        }
+
+        @Override
+        public String factId() {
+            return "surviving " + item.id();
+        }
+    }
+
+    /** An entry that a higher one replaces (same Type, or same name). */
+    public record Overridden(Object entry, Object by) implements Fact {
+        @Override
+        public String factId() {
+            return entry + " overridden by " + by;
+        }
+    }
+
+    /** A source item whose inject entries count for the merged item {@code intoId} (itself, or one it absorbed). */
+    public record MergedOwner(String ownerId, String intoId) implements Fact {
+        @Override
+        public String factId() {
+            return ownerId + " injects for " + intoId;
+        }
+    }
+
+    /** A required TypeInstance entry offered to the winning item, with its policy's rank. */
+    public record OfferedRequired(RequiredEntry entry, int rank) implements Fact {
+        public Ref typeRef() {
+            return entry.typeRef();
+        }
+
+        public String id() {
+            return entry.id();
+        }
+
+        public boolean fromDefault() {
+            return entry.fromDefault();
+        }
+
+        @Override
+        public String factId() {
+            return "offered " + entry.location();
+        }
+    }
+
+    /** An additional TypeInstance entry offered to the winning item, with its policy's rank. */
+    public record OfferedAdditional(AdditionalTypeInstanceEntry entry, int rank) implements Fact {
+        public String name() {
+            return entry.name();
+        }
+
+        @Override
+        public String factId() {
+            return "offered " + entry.location();
+        }
+    }
+
+    /** An additional parameter entry offered to the winning item, with its policy's rank. */
+    public record OfferedParameter(AdditionalParameterEntry entry, int rank) implements Fact {
+        public String name() {
+            return entry.name();
+        }
+
+        @Override
+        public String factId() {
+            return "offered " + entry.location();
+        }
+    }
+
+    /** The selected Implementation: the first candidate by path, then revision descending. */
+    public record Selected(Implementation implementation) implements Fact {
+        @Override
+        public String factId() {
+            return "selected " + implementation.key();
+        }
+    }
+
+    /** A TypeInstance injected under an alias of the selected Implementation. */
+    public record RequiredInjection(String alias, int requirementIndex, String groupPrefix, String id, Ref typeRef,
+                                    String location) implements Fact {
+        @Override
+        public String factId() {
+            return "inject " + id + " as " + alias;
+        }
+    }
+
+    /** An additional TypeInstance handed to the selected Implementation. */
+    public record AdditionalTypeInstanceInjection(AdditionalTypeInstanceEntry entry) implements Fact {
+        @Override
+        public String factId() {
+            return "inject additional " + entry.name();
+        }
+    }
+
+    /** An additional parameter handed to the selected Implementation: every policy's value deep-merged. */
+    public record ParameterInjection(String name, com.fasterxml.jackson.databind.JsonNode value, String location) implements Fact {
+        @Override
+        public String factId() {
+            return "inject parameter " + name;
+        }
+    }
+
+    /** Why the policies cannot be applied to the selected Implementation (422 INVALID_POLICY). */
+    public record InjectionProblem(String location, String problem) implements Fact {
+        @Override
+        public String factId() {
+            return "problem at " + location;
+        }
+    }
 
     /** A policy rule whose key names the requested Interface, and how. */
     public record RuleKeyMatch(PolicyRule rule, RuleKeyKind kind) implements Fact {
