@@ -169,12 +169,12 @@ public final class ImplementationDecider {
         for (int k = 0; k < inject.additionalTypeInstances().size(); k++) {
             Policy.AdditionalTypeInstance additional = inject.additionalTypeInstances().get(k);
             facts.add(new AdditionalTypeInstanceEntry(at + "additionalTypeInstances[" + k + "]", sourceId, itemId,
-                    additional.name(), additional.id(), resolve(store, additional.id())));
+                    additional.name(), additional.id(), resolve(store, additional.id()), k));
         }
         for (int k = 0; k < inject.additionalParameters().size(); k++) {
             Policy.AdditionalParameter parameter = inject.additionalParameters().get(k);
             facts.add(new AdditionalParameterEntry(at + "additionalParameters[" + k + "]", sourceId, itemId,
-                    parameter.name(), parameter.value()));
+                    parameter.name(), parameter.value(), k));
         }
     }
 
@@ -266,21 +266,18 @@ public final class ImplementationDecider {
         List<RequiredInjection> required = new ArrayList<>();
         session.getQueryResults("required injections").forEach(row -> required.add((RequiredInjection) row.get("$injection")));
         required.sort(Comparator.comparingInt((RequiredInjection r) -> position(order, r)).thenComparing(RequiredInjection::id));
-        List<ImplementationDecision.AdditionalTypeInstance> additional = new ArrayList<>();
-        session.getQueryResults("additional type instance injections").forEach(row -> {
-            AdditionalTypeInstanceEntry entry = ((AdditionalTypeInstanceInjection) row.get("$injection")).entry();
-            additional.add(new ImplementationDecision.AdditionalTypeInstance(entry.name(), entry.id()));
-        });
-        additional.sort(Comparator.comparing(ImplementationDecision.AdditionalTypeInstance::name));
-        List<ImplementationDecision.AdditionalParameter> parameters = new ArrayList<>();
-        session.getQueryResults("parameter injections").forEach(row -> {
-            ParameterInjection parameter = (ParameterInjection) row.get("$injection");
-            parameters.add(new ImplementationDecision.AdditionalParameter(parameter.name(), parameter.value()));
-        });
-        parameters.sort(Comparator.comparing(ImplementationDecision.AdditionalParameter::name));
+        List<AdditionalTypeInstanceInjection> additional = new ArrayList<>();
+        session.getQueryResults("additional type instance injections").forEach(row ->
+                additional.add((AdditionalTypeInstanceInjection) row.get("$injection")));
+        additional.sort(Comparator.comparingInt(AdditionalTypeInstanceInjection::rank)
+                .thenComparingInt(injection -> injection.entry().position()));
+        List<ParameterInjection> parameters = new ArrayList<>();
+        session.getQueryResults("parameter injections").forEach(row -> parameters.add((ParameterInjection) row.get("$injection")));
+        parameters.sort(Comparator.comparingInt(ParameterInjection::rank).thenComparingInt(ParameterInjection::position));
         return new ImplementationDecision.Injection(
                 required.stream().map(r -> new ImplementationDecision.RequiredTypeInstance(r.alias(), r.id(), r.typeRef())).toList(),
-                additional, parameters);
+                additional.stream().map(a -> new ImplementationDecision.AdditionalTypeInstance(a.entry().name(), a.entry().id())).toList(),
+                parameters.stream().map(p -> new ImplementationDecision.AdditionalParameter(p.name(), p.value())).toList());
     }
 
     private static int position(List<Requirement> requirements, RequiredInjection injection) {

@@ -170,7 +170,7 @@ public final class ImplementationFacts {
 
     /** An {@code inject.additionalTypeInstances} entry; {@code typeRef} as resolved by the store, or null. */
     public record AdditionalTypeInstanceEntry(String location, String sourceId, String ownerId, String name, String id,
-                                              Ref typeRef) implements Fact {
+                                              Ref typeRef, int position) implements Fact {
         @Override
         public String factId() {
             return location;
@@ -179,7 +179,7 @@ public final class ImplementationFacts {
 
     /** An {@code inject.additionalParameters} entry. */
     public record AdditionalParameterEntry(String location, String sourceId, String ownerId, String name,
-                                           com.fasterxml.jackson.databind.JsonNode value) implements Fact {
+                                           com.fasterxml.jackson.databind.JsonNode value, int position) implements Fact {
         @Override
         public String factId() {
             return location;
@@ -322,7 +322,7 @@ public final class ImplementationFacts {
     }
 
     /** An additional TypeInstance handed to the selected Implementation. */
-    public record AdditionalTypeInstanceInjection(AdditionalTypeInstanceEntry entry) implements Fact {
+    public record AdditionalTypeInstanceInjection(AdditionalTypeInstanceEntry entry, int rank) implements Fact {
         @Override
         public String factId() {
             return "inject additional " + entry.name();
@@ -330,7 +330,8 @@ public final class ImplementationFacts {
     }
 
     /** An additional parameter handed to the selected Implementation: every policy's value deep-merged. */
-    public record ParameterInjection(String name, com.fasterxml.jackson.databind.JsonNode value, String location) implements Fact {
+    public record ParameterInjection(String name, com.fasterxml.jackson.databind.JsonNode value, String location,
+                                     int rank, int position) implements Fact {
         @Override
         public String factId() {
             return "inject parameter " + name;

@@ -54,6 +54,9 @@ public final class ImplementationRequestParser {
         if (!workflow.isMissingNode() && !workflow.isNull() && !workflow.isArray()) {
             problems.add(Problem.at("$.workflowPolicies", "must be a list of policies"));
         }
+        for (int i = 0; i < workflow.size(); i++) {
+            workflowStepProblems(workflow.get(i), "$.workflowPolicies[" + i + "]", problems);
+        }
         if (!problems.isEmpty()) {
             throw invalid(problems, document);
         }
@@ -76,6 +79,38 @@ public final class ImplementationRequestParser {
         }
         return new ImplementationRequest(interfaceRef, actionPolicy, workflowPolicies, implementations, typeInstances,
                 explain.asBoolean(false));
+    }
+
+    /**
+     * A Workflow-step policy may carry only {@code interface.rules[]} whose items inject
+     * {@code additionalParameters} (policy-syntax 5); anything else is refused. Unknown fields are left to the
+     * policy schema.
+     */
+    private static void workflowStepProblems(JsonNode policy, String at, List<Problem> problems) {
+        String why = "a Workflow-step policy may only carry interface.rules with additionalParameters";
+        policy.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("interface") && !name.equals("apiVersion")) {
+                problems.add(Problem.at(at + "." + name, why));
+            }
+        });
+        JsonNode iface = policy.path("interface");
+        iface.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("rules")) {
+                problems.add(Problem.at(at + ".interface." + name, why));
+            }
+        });
+        JsonNode rules = iface.path("rules");
+        for (int r = 0; r < rules.size(); r++) {
+            JsonNode oneOf = rules.get(r).path("oneOf");
+            for (int j = 0; j < oneOf.size(); j++) {
+                String itemAt = at + ".interface.rules[" + r + "].oneOf[" + j + "].inject";
+                oneOf.get(j).path("inject").fieldNames().forEachRemaining(name -> {
+                    if (!name.equals("additionalParameters")) {
+                        problems.add(Problem.at(itemAt + "." + name, why));
+                    }
+                });
+            }
+        }
     }
 
     private static Ref interfaceRef(JsonNode node, List<Problem> problems) {
