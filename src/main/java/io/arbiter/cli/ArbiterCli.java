@@ -16,10 +16,30 @@ public final class ArbiterCli {
 
     /** The command line, with {@code decide <target>} and {@code policy-types} generated from the registry. */
     public static CommandLine commandLine(PolicyTypeRegistry registry) {
-        CommandLine cli = new CommandLine(new ArbiterCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cli = new CommandLine(new ArbiterCli()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(ArbiterCli::reportFailure);
         cli.addSubcommand("decide", DecideCommand.withTargets(registry));
         cli.addSubcommand("policy-types", new PolicyTypesCommand(registry));
+        cli.addSubcommand("lint", new LintCommand(registry));
+        cli.addSubcommand("migrate", new MigrateCommand());
         return cli;
+    }
+
+    /** Start-up and input failures are one clear line (plus located problems), not a stack trace. */
+    private static int reportFailure(Exception failure, CommandLine command, CommandLine.ParseResult parseResult) {
+        Throwable cause = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        var err = command.getErr();
+        err.println(command.getCommandName() + ": " + cause.getMessage());
+        if (cause instanceof io.arbiter.document.DocumentException document) {
+            document.problems().forEach(problem -> err.println("  " + problem));
+        }
+        boolean usage = cause instanceof IllegalArgumentException || cause instanceof io.arbiter.document.DocumentException
+                || cause instanceof java.io.UncheckedIOException || cause instanceof io.arbiter.engine.RuleBaseException;
+        if (!usage) {
+            cause.printStackTrace(err);
+        }
+        return usage ? 2 : 1;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -23,11 +23,17 @@ final class SnapshotOptions {
     @Option(names = "--decision-tables", paramLabel = "DIR", description = "Load decision tables from DIR/<kind>/ instead of the packaged ones (needs --rules too).")
     Path tables;
 
+    @Option(names = "--policy-order", split = ",", paramLabel = "KIND",
+            description = "Merge order of policies, highest first: ACTION,GLOBAL,WORKFLOW in any order. Default: the merge-order decision table (ACTION,GLOBAL,WORKFLOW).")
+    java.util.List<String> policyOrder;
+
     Settings settings() {
         if ((rules == null) != (tables == null)) {
             throw new IllegalArgumentException("--rules and --decision-tables go together: give both or neither");
         }
         return Settings.embedded().withPolicyFile(policy).withHubDir(hub).withTypeInstancesFile(typeInstances)
-                .withRules(rules, tables);
+                .withRules(rules, tables)
+                .withPolicyOrder(policyOrder == null ? java.util.List.of()
+                        : policyOrder.stream().map(kind -> kind.trim().toUpperCase(java.util.Locale.ROOT)).toList());
     }
 }

@@ -11,6 +11,7 @@ import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
+import io.arbiter.policy.StoreReferences;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
@@ -132,10 +133,12 @@ public final class Decisions {
         return updated.policy();
     }
 
+    /** Adds the warnings a stored policy deserves: a deprecated syntax version, ids the store cannot resolve. */
     private PolicyDocument withVersionWarnings(PolicyDocument document) {
         PolicyType type = registry.type(GLOBAL_POLICY_TYPE).orElseThrow();
         List<String> warnings = new ArrayList<>(document.warnings());
         Versions.check(type, document.version(), "$.apiVersion", DecisionException.Code.INVALID_POLICY).ifPresent(warnings::add);
+        warnings.addAll(StoreReferences.unresolved(document.policy(), current.get().typeInstances()));
         return document.withWarnings(warnings);
     }
 

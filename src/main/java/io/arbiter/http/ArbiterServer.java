@@ -19,17 +19,19 @@ import java.util.concurrent.TimeUnit;
 public final class ArbiterServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArbiterServer.class);
-    private static final int SHUTDOWN_GRACE_SECONDS = 10;
 
     private final Vertx vertx;
     private final HttpServer server;
     private final Decisions decisions;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private ArbiterServer(Vertx vertx, HttpServer server, Decisions decisions) {
+    private final long graceMillis;
+
+    private ArbiterServer(Vertx vertx, HttpServer server, Decisions decisions, long graceMillis) {
         this.vertx = vertx;
         this.server = server;
         this.decisions = decisions;
+        this.graceMillis = graceMillis;
     }
 
     /** Loads the snapshot (off the event loop), then listens. Fails if rules, policy or catalog cannot load. */
@@ -41,7 +43,7 @@ public final class ArbiterServer {
                 .compose(decisions -> vertx.createHttpServer()
                         .requestHandler(router(vertx, decisions, options))
                         .listen(options.port(), options.host())
-                        .map(server -> new ArbiterServer(vertx, server, decisions)))
+                        .map(server -> new ArbiterServer(vertx, server, decisions, options.shutdownGrace().toMillis())))
                 .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms)", options.host(),
                         server.port(), (System.nanoTime() - started) / 1_000_000))
                 .recover(failure -> vertx.close().transform(ignored -> Future.failedFuture(failure)));
@@ -95,8 +97,8 @@ public final class ArbiterServer {
     /** Stops accepting requests, lets in-flight ones finish (up to the grace period), then closes Vert.x. Blocks. */
     public void stop() {
         try {
-            server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).toCompletionStage().toCompletableFuture()
-                    .get(SHUTDOWN_GRACE_SECONDS + 5, TimeUnit.SECONDS);
+            server.shutdown(graceMillis, TimeUnit.MILLISECONDS).toCompletionStage().toCompletableFuture()
+                    .get(graceMillis + 5_000, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             LOG.warn("HTTP server did not shut down cleanly: {}", e.toString());
         } finally {

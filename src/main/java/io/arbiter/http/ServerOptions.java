@@ -2,14 +2,22 @@ package io.arbiter.http;
 
 import io.arbiter.decision.Settings;
 
+import java.time.Duration;
+
 /**
  * How the server runs.
  *
- * @param adminToken the bearer token for policy administration; null or blank disables it (403)
+ * @param adminToken    the bearer token for policy administration; null or blank disables it (403)
+ * @param shutdownGrace how long a stop waits for in-flight requests before closing connections
  */
-public record ServerOptions(String host, int port, Settings settings, String adminToken) {
+public record ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace) {
 
     public static final int MAX_BODY_BYTES = 1024 * 1024;
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+    public ServerOptions(String host, int port, Settings settings, String adminToken) {
+        this(host, port, settings, adminToken, DEFAULT_SHUTDOWN_GRACE);
+    }
 
     public boolean adminEnabled() {
         return adminToken != null && !adminToken.isBlank();

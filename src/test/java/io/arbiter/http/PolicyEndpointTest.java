@@ -23,9 +23,9 @@ class PolicyEndpointTest {
 
     @BeforeAll
     static void start() throws Exception {
-        secured = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN))
+        secured = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN, java.time.Duration.ofMillis(200)))
                 .toCompletionStage().toCompletableFuture().get();
-        open = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null))
+        open = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null, java.time.Duration.ofMillis(200)))
                 .toCompletionStage().toCompletableFuture().get();
         client = new HttpTestClient(secured.port());
         noTokenClient = new HttpTestClient(open.port());
@@ -84,6 +84,25 @@ class PolicyEndpointTest {
         assertEquals("$.interface.rules[0].unknown", response.json().path("error").path("details").get(0).path("path").asText());
         assertEquals(1, response.json().path("error").path("details").get(0).path("line").asInt());
         assertEquals(before, client.get("/v1/policy").body());
+    }
+
+    @Test
+    void idsTheStoreCannotResolveAreWarningsNotErrors() {
+        var response = put("""
+                interface:
+                  rules:
+                    - interface: {path: cap.*}
+                      oneOf:
+                        - implementationConstraints: {}
+                          inject:
+                            requiredTypeInstances: [{id: 00000000-0000-0000-0000-000000000000}]
+                """);
+
+        assertEquals(200, response.status(), response.body());
+        assertTrue(response.json().path("warnings").get(0).asText().contains(
+                "TypeInstance 00000000-0000-0000-0000-000000000000 (interface.rules[0].oneOf[0].inject.requiredTypeInstances[0].id)"),
+                response.body());
+        put(VALID);
     }
 
     @Test

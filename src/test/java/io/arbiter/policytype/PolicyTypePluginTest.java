@@ -40,7 +40,7 @@ class PolicyTypePluginTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN))
+        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN, java.time.Duration.ofMillis(200)))
                 .toCompletionStage().toCompletableFuture().get();
     }
 

@@ -1,0 +1,52 @@
+package io.arbiter.cli;
+
+import io.arbiter.document.DocumentException;
+import io.arbiter.document.Documents;
+import io.arbiter.policy.LegacyPolicyConverter;
+import io.arbiter.policy.PolicyDocument;
+import io.arbiter.policy.PolicyParser;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code arbiter migrate FILE}: a legacy (0.1.0) policy converted to the current syntax, printed as YAML. */
+@Command(name = "migrate", mixinStandardHelpOptions = true,
+        description = {"Print a legacy policy (apiVersion 0.1.0, rules: map) converted to the current syntax, as YAML.",
+                "Exit status: 0 converted, 1 the policy has problems (listed on standard error), 2 usage error."})
+final class MigrateCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "FILE", description = "The policy to convert (YAML or JSON).")
+    Path file;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (!Files.isRegularFile(file)) {
+            err.println("arbiter migrate: " + file + " is not a file");
+            return 2;
+        }
+        try {
+            var document = Documents.parseYaml(Files.readAllBytes(file));
+            if (!LegacyPolicyConverter.isLegacy(document.tree())) {
+                err.println("arbiter migrate: " + file + " is already in the current syntax; printing it unchanged");
+            }
+            PolicyDocument policy = PolicyParser.parse(document);
+            out.print(Documents.yamlMapper().writeValueAsString(policy.source()));
+            out.flush();
+            return 0;
+        } catch (DocumentException e) {
+            err.println("arbiter migrate: " + file + ": " + e.getMessage());
+            e.problems().forEach(problem -> err.println("  " + problem));
+            return 1;
+        }
+    }
+}

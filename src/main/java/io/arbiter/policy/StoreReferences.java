@@ -1,0 +1,54 @@
+package io.arbiter.policy;
+
+import io.arbiter.catalog.TypeInstanceStore;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * TypeInstance ids a policy names that a store cannot resolve. A global policy cannot know what requests will
+ * carry (policy-syntax 7), so these are warnings when it is stored, not errors.
+ */
+public final class StoreReferences {
+
+    private StoreReferences() {
+    }
+
+    public static List<String> unresolved(Policy policy, TypeInstanceStore store) {
+        List<String> warnings = new ArrayList<>();
+        check(policy.defaults(), "interface.default.inject", store, warnings);
+        for (int i = 0; i < policy.rules().size(); i++) {
+            List<Policy.OneOfItem> oneOf = policy.rules().get(i).oneOf();
+            for (int j = 0; j < oneOf.size(); j++) {
+                check(oneOf.get(j).inject(), "interface.rules[" + i + "].oneOf[" + j + "].inject", store, warnings);
+            }
+        }
+        for (int i = 0; i < policy.typeInstanceRules().size(); i++) {
+            String id = policy.typeInstanceRules().get(i).backend().id();
+            if (store.find(id).isEmpty()) {
+                warnings.add(message(id, "typeInstance.rules[" + i + "].backend.id"));
+            }
+        }
+        return warnings;
+    }
+
+    private static void check(Policy.Inject inject, String at, TypeInstanceStore store, List<String> warnings) {
+        for (int k = 0; k < inject.requiredTypeInstances().size(); k++) {
+            String id = inject.requiredTypeInstances().get(k).id();
+            if (store.find(id).isEmpty()) {
+                warnings.add(message(id, at + ".requiredTypeInstances[" + k + "].id"));
+            }
+        }
+        for (int k = 0; k < inject.additionalTypeInstances().size(); k++) {
+            String id = inject.additionalTypeInstances().get(k).id();
+            if (store.find(id).isEmpty()) {
+                warnings.add(message(id, at + ".additionalTypeInstances[" + k + "].id"));
+            }
+        }
+    }
+
+    private static String message(String id, String at) {
+        return "TypeInstance " + id + " (" + at + ") is not in the server's TypeInstance store; a decision that injects it"
+                + " answers 422 unless its request carries the TypeInstance";
+    }
+}

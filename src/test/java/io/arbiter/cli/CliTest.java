@@ -1,0 +1,162 @@
+package io.arbiter.cli;
+
+import io.arbiter.policytype.PolicyTypeRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line: decide, lint, migrate, policy order, help, and clear errors. */
+class CliTest {
+
+    @TempDir
+    Path temp;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void decideImplementationPrintsTheDecision() {
+        Run run = run("decide", "implementation", "--interface", "cap.interface.database.postgresql.install:0.1.0");
+
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("\"outcome\" : \"SELECTED\""), run.out());
+        assertTrue(run.out().contains("\"alias\" : \"helm-storage\""), run.out());
+    }
+
+    @Test
+    void decideWithoutARequestExplainsWhatIsMissing() {
+        Run run = run("decide", "implementation");
+
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("give --request FILE or the request options"), run.err());
+    }
+
+    @Test
+    void decideRefusesABadInterfacePathWithTheSchemaProblem() {
+        Run run = run("decide", "implementation", "--interface", "interface.database.postgresql.install");
+
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("$.interface.path"), run.err());
+    }
+
+    @Test
+    void lintReportsEveryProblemWithLocationsAndFails() throws Exception {
+        Path policy = Files.writeString(temp.resolve("policy.yaml"), """
+                interface:
+                  rules:
+                    - interface: {path: cap.interface.a, revision: "1"}
+                      oneOf:
+                        - implementationConstraints: {pth: x}
+                    - interface: {path: nope}
+                      oneOf: []
+                """);
+
+        Run run = run("lint", policy.toString());
+
+        assertEquals(1, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("$.interface.rules[0].interface.revision (line 3"), run.out());
+        assertTrue(run.out().contains("$.interface.rules[0].oneOf[0].implementationConstraints.pth (line 5"), run.out());
+        assertTrue(run.out().contains("$.interface.rules[1].interface.path (line 6"), run.out());
+        assertTrue(run.out().contains("3 problem(s)"), run.out());
+    }
+
+    @Test
+    void lintPassesAValidPolicyAndWarnsAboutUnknownIds() throws Exception {
+        Path policy = Files.writeString(temp.resolve("policy.yaml"), """
+                interface:
+                  default:
+                    inject:
+                      requiredTypeInstances: [{id: not-in-the-store}]
+                  rules:
+                    - interface: {path: cap.*}
+                      oneOf: [{implementationConstraints: {}}]
+                """);
+
+        Run run = run("lint", policy.toString());
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("warning: TypeInstance not-in-the-store (interface.default.inject.requiredTypeInstances[0].id)"), run.out());
+        assertTrue(run.out().contains(": valid"), run.out());
+    }
+
+    @Test
+    void migratePrintsTheLegacyPolicyInTheCurrentSyntax() throws Exception {
+        Path legacy = Files.writeString(temp.resolve("legacy.yaml"), """
+                apiVersion: 0.1.0
+                rules:
+                  cap.interface.database.postgresql.install:0.1.0:
+                    oneOf:
+                      - implementationConstraints:
+                          requires: [{path: cap.type.gcp.auth.service-account}]
+                        injectTypeInstances:
+                          - id: 9038dcdc-e959-41c4-a690-d8ebf929ac0c
+                            typeRef: {path: cap.type.gcp.auth.service-account, revision: 0.1.0}
+                  cap.*:
+                    oneOf: []
+                """);
+
+        Run run = run("migrate", legacy.toString());
+
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().startsWith("interface:"), run.out());
+        assertTrue(run.out().contains("path: cap.interface.database.postgresql.install"), run.out());
+        assertTrue(run.out().contains("revision: 0.1.0"), run.out());
+        assertTrue(run.out().contains("requiredTypeInstances:"), run.out());
+        assertTrue(run.out().contains("id: 9038dcdc-e959-41c4-a690-d8ebf929ac0c"), run.out());
+        assertTrue(!run.out().contains("injectTypeInstances"), run.out());
+    }
+
+    @Test
+    void migrateReportsAMalformedLegacyPolicy() throws Exception {
+        Path legacy = Files.writeString(temp.resolve("legacy.yaml"), "apiVersion: 0.1.0\nrules:\n  cap.*:\n    oneOf:\n      - injectTypeInstances: [{typeRef: {path: x}}]\n");
+
+        Run run = run("migrate", legacy.toString());
+
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("injectTypeInstances[0]"), run.err());
+    }
+
+    @Test
+    void policyOrderMustNameEachKindOnce() {
+        Run run = run("decide", "implementation", "--interface", "cap.interface.x", "--policy-order", "ACTION,GLOBAL");
+
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("policy order must name ACTION, GLOBAL and WORKFLOW once each"), run.err());
+    }
+
+    @Test
+    void helpListsEveryCommand() {
+        Run run = run("--help");
+
+        assertEquals(0, run.exit());
+        for (String command : new String[]{"serve", "decide", "policy-types", "lint", "migrate"}) {
+            assertTrue(run.out().contains(command), run.out());
+        }
+    }
+
+    @Test
+    void aMissingPolicyFileIsOneClearLine() {
+        Run run = run("decide", "implementation", "--interface", "cap.interface.x", "--policy", temp.resolve("missing.yaml").toString());
+
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("missing.yaml"), run.err());
+        assertTrue(!run.err().contains("\tat "), run.err());
+    }
+}
