@@ -23,6 +23,9 @@ import java.util.Map;
  * to a 0.1.0 request, but its facts are inserted) and, for 0..9, a rule for revision 0.2.0. Interfaces
  * 45..49 have no rule of their own and are decided by {@code cap.*}. Interfaces with {@code i % 15 == 14}
  * have an exact rule that no Implementation can meet (NO_MATCH).
+ * Every Implementation declares the additional parameter {@code additional-parameters} (its Type's schema is not
+ * in the catalog, so values are not schema-checked), which the request policies of {@link #actionPolicyYaml} and
+ * {@link #workflowPolicyYaml} inject.
  */
 final class BenchData {
 
@@ -271,6 +274,39 @@ final class BenchData {
         item(y, null, List.of(), List.of(ref("cap.core.type.platform.kubernetes")), List.of());
         item(y, null, List.of(), List.of(), List.of());
         return y.toString();
+    }
+
+    /** The global item of an {@code i % 3 == 1} exact rule that Action and Workflow items merge with (equal constraints). */
+    static final String MERGE_ITEM_CONSTRAINTS =
+            "        - implementationConstraints:\n            requires: [{path: cap.type.helm.release.storage, revision: 0.1.0}]\n";
+
+    /**
+     * An Action policy for Interface {@code i} (an {@code i % 3 == 1} ruled Interface): a rule with the global exact
+     * rule's key (so they join) and one item whose constraints equal the global item 1's (so they merge), injecting
+     * {@code additional-parameters} with top-level key {@code replicas} and nested {@code image.tag}.
+     */
+    static String actionPolicyYaml(int i) {
+        return "interface:\n  rules:\n"
+                + "    - interface: {path: " + interfacePath(i) + ", revision: " + INTERFACE_REVISION + "}\n"
+                + "      oneOf:\n" + MERGE_ITEM_CONSTRAINTS
+                + "          inject:\n            additionalParameters:\n"
+                + "              - name: additional-parameters\n"
+                + "                value: {replicas: 3, image: {tag: action}}\n";
+    }
+
+    /**
+     * A Workflow-step policy (only rules with additionalParameters) for Interface {@code i}: an item with the same
+     * constraints as the Action item, injecting {@code additional-parameters} with top-level key {@code wf<step>}
+     * and nested {@code image.tag} (lost to the Action policy) and {@code image.fromWf<step>}.
+     */
+    static String workflowPolicyYaml(int i, int step) {
+        return "interface:\n  rules:\n"
+                + "    - interface: {path: " + interfacePath(i) + ", revision: " + INTERFACE_REVISION + "}\n"
+                + "      oneOf:\n" + MERGE_ITEM_CONSTRAINTS
+                + "          inject:\n            additionalParameters:\n"
+                + "              - name: additional-parameters\n"
+                + "                value: {wf" + step + ": step" + step + ", image: {tag: wf" + step
+                + ", fromWf" + step + ": true}}\n";
     }
 
     private static String ref(String path) {

@@ -1,5 +1,6 @@
 package io.arbiter.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.implementation.ImplementationDecider;
@@ -9,6 +10,7 @@ import io.arbiter.decision.implementation.ImplementationRequest;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.model.Ref;
+import io.arbiter.policy.Policy;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,6 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Latency of ONE in-process implementation decision ({@link ImplementationDecider#decide}) against a generated
  * catalog of 1,000 Implementations (50 Interfaces x 20), ~1,000 TypeInstances and a global policy of 100
- * Interface rules plus {@code cap.*} (see {@link BenchData}). Not run by {@code mvn test} (surefire excludes
+ * Interface rules plus {@code cap.*} (see {@link BenchData}); case (d) adds an Action and two Workflow-step policies. Not run by {@code mvn test} (surefire excludes
  * {@code **}{@code /bench/**}); run with {@code bash bench/run.sh} from the project root, which must be the working
  * directory because the rule base is compiled from {@code rules/} and {@code decision-tables/} on disk.
  */
@@ -57,6 +60,7 @@ public class ImplementationDecisionBenchmark {
     private ImplementationRequest exactRuleRequest;
     private ImplementationRequest capStarRequest;
     private ImplementationRequest noMatchRequest;
+    private ImplementationRequest mergedRequest;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -78,6 +82,11 @@ public class ImplementationDecisionBenchmark {
         exactRuleRequest = request(EXACT_RULE_INTERFACE);
         capStarRequest = request(CAP_STAR_INTERFACE);
         noMatchRequest = request(NO_MATCH_INTERFACE);
+        mergedRequest = new ImplementationRequest(new Ref(BenchData.interfacePath(EXACT_RULE_INTERFACE),
+                BenchData.INTERFACE_REVISION), parsePolicy(BenchData.actionPolicyYaml(EXACT_RULE_INTERFACE)),
+                List.of(parsePolicy(BenchData.workflowPolicyYaml(EXACT_RULE_INTERFACE, 0)),
+                        parsePolicy(BenchData.workflowPolicyYaml(EXACT_RULE_INTERFACE, 1))),
+                null, null, false);
 
         Ref exactKey = new Ref(BenchData.interfacePath(EXACT_RULE_INTERFACE), BenchData.INTERFACE_REVISION);
         expect("exactRuleSelected", exactRuleSelected(), Outcome.SELECTED, exactKey, 1,
@@ -86,6 +95,30 @@ public class ImplementationDecisionBenchmark {
                 new Ref("cap.implementation.bitnami.svc47.install", "0.3.0"));
         expect("noMatch", noMatch(), Outcome.NO_MATCH,
                 new Ref(BenchData.interfacePath(NO_MATCH_INTERFACE), BenchData.INTERFACE_REVISION), null, null);
+        // The Action item merges with global item 1 and takes the Action's place (index 0 of the merged oneOf).
+        ImplementationDecision merged = mergedPolicies();
+        expect("mergedPolicies", merged, Outcome.SELECTED, exactKey, 0,
+                new Ref("cap.implementation.bitnami.svc13.install", "0.3.0"));
+        expectMergedParameters(merged);
+    }
+
+    private static Policy parsePolicy(String yaml) {
+        return PolicyParser.parse(yaml.getBytes(StandardCharsets.UTF_8), "application/yaml").policy();
+    }
+
+    /** additional-parameters deep-merged from the Action and both Workflow-step items, the Action winning image.tag. */
+    private static void expectMergedParameters(ImplementationDecision d) {
+        List<ImplementationDecision.AdditionalParameter> parameters = d.inject() == null ? List.of()
+                : d.inject().additionalParameters();
+        JsonNode value = parameters.size() == 1 && "additional-parameters".equals(parameters.get(0).name())
+                ? parameters.get(0).value() : null;
+        boolean ok = value != null && value.path("replicas").asInt() == 3 && "step0".equals(value.path("wf0").asText())
+                && "step1".equals(value.path("wf1").asText()) && "action".equals(value.path("image").path("tag").asText())
+                && value.path("image").path("fromWf0").asBoolean() && value.path("image").path("fromWf1").asBoolean();
+        if (!ok) {
+            throw new IllegalStateException("mergedPolicies: expected one deep-merged additional-parameters with "
+                    + "replicas, wf0, wf1, image.{tag: action, fromWf0, fromWf1}, got " + parameters);
+        }
     }
 
     private static ImplementationRequest request(int i) {
@@ -119,5 +152,14 @@ public class ImplementationDecisionBenchmark {
     @Benchmark
     public ImplementationDecision noMatch() {
         return ImplementationDecider.decide(noMatchRequest, snapshot);
+    }
+
+    /**
+     * (d) The exact-rule Interface with an Action policy and two Workflow-step policies merged with the global one:
+     * the rules join, the equal items merge and their additionalParameters are deep-merged; outcome SELECTED.
+     */
+    @Benchmark
+    public ImplementationDecision mergedPolicies() {
+        return ImplementationDecider.decide(mergedRequest, snapshot);
     }
 }
