@@ -1,17 +1,27 @@
 package io.arbiter.decision.implementation;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.implementation.ImplementationFacts.AdditionalParameterEntry;
+import io.arbiter.decision.implementation.ImplementationFacts.AdditionalTypeInstanceEntry;
 import io.arbiter.decision.implementation.ImplementationFacts.AvailableTypeInstance;
 import io.arbiter.decision.implementation.ImplementationFacts.InjectedTypeInstance;
 import io.arbiter.decision.implementation.ImplementationFacts.InjectionSource;
 import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
+import io.arbiter.decision.implementation.ImplementationFacts.PolicySource;
+import io.arbiter.decision.implementation.ImplementationFacts.RequiredEntry;
+import io.arbiter.decision.implementation.ImplementationFacts.SourceItem;
+import io.arbiter.decision.implementation.ImplementationFacts.SourceKind;
+import io.arbiter.decision.implementation.ImplementationFacts.SourceRule;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Quantifier;
 import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
 import io.arbiter.model.RequirementGroup;
+import io.arbiter.policy.Policy.ImplementationConstraints;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -56,6 +66,8 @@ final class Facts {
         private final List<Ref> attributes = new ArrayList<>();
         private final List<RequirementGroup> groups = new ArrayList<>();
         private final List<Requirement> requirements = new ArrayList<>();
+        private final Map<String, Ref> additionalParameters = new LinkedHashMap<>();
+        private final Map<String, Ref> additionalTypeInstances = new LinkedHashMap<>();
         private Ref implemented = POSTGRES;
 
         Builder(String path, String revision) {
@@ -84,8 +96,21 @@ final class Facts {
             return this;
         }
 
+        /** {@code spec.additionalInput.parameters[name]}: the parameter's Type. */
+        Builder additionalParameter(String name, Ref type) {
+            additionalParameters.put(name, type);
+            return this;
+        }
+
+        /** {@code spec.additionalInput.typeInstances[name]}: the TypeInstance's Type. */
+        Builder additionalTypeInstance(String name, Ref type) {
+            additionalTypeInstances.put(name, type);
+            return this;
+        }
+
         Implementation build() {
-            return new Implementation(path, revision, List.of(implemented), attributes, groups, requirements, Map.of(), Map.of());
+            return new Implementation(path, revision, List.of(implemented), attributes, groups, requirements,
+                    additionalParameters, additionalTypeInstances);
         }
     }
 
@@ -96,5 +121,60 @@ final class Facts {
         facts.addAll(implementation.requirementGroups());
         facts.addAll(implementation.requirements());
         return facts;
+    }
+
+    // ---- the policies to merge, as ImplementationDecider.policyFacts inserts them ----
+
+    static PolicySource actionPolicy() {
+        return new PolicySource("actionPolicy", SourceKind.ACTION, 0, "$.actionPolicy");
+    }
+
+    static PolicySource globalPolicy() {
+        return new PolicySource("global", SourceKind.GLOBAL, 0, "$");
+    }
+
+    static PolicySource workflowPolicy(int ordinal) {
+        return new PolicySource("workflowPolicies[" + ordinal + "]", SourceKind.WORKFLOW, ordinal,
+                "$.workflowPolicies[" + ordinal + "]");
+    }
+
+    private static String prefix(PolicySource source) {
+        return source.location().equals("$") ? "" : source.location() + ".";
+    }
+
+    /** {@code interface.rules[index]} of a source. */
+    static SourceRule sourceRule(PolicySource source, int index, Ref iface) {
+        return new SourceRule(prefix(source) + "interface.rules[" + index + "]", source.id(), iface.toString(), iface,
+                ImplementationDecider.keyKind(iface));
+    }
+
+    /** {@code oneOf[index]} of a source rule. */
+    static SourceItem sourceItem(SourceRule rule, int index, ImplementationConstraints constraints) {
+        return new SourceItem(rule.id() + ".oneOf[" + index + "]", rule.sourceId(), rule.key(), index, constraints);
+    }
+
+    static ImplementationConstraints constraints(String path) {
+        return new ImplementationConstraints(path, List.of(), List.of());
+    }
+
+    /** {@code inject.requiredTypeInstances[k]} of an item; {@code type} null when the store cannot resolve the id. */
+    static RequiredEntry required(SourceItem item, int k, String id, Ref type) {
+        return new RequiredEntry(item.id() + ".inject.requiredTypeInstances[" + k + "]", item.sourceId(), item.id(), id, type);
+    }
+
+    /** {@code interface.default.inject.requiredTypeInstances[k]} of a source. */
+    static RequiredEntry defaultRequired(PolicySource source, int k, String id, Ref type) {
+        return new RequiredEntry(prefix(source) + "interface.default.inject.requiredTypeInstances[" + k + "]", source.id(),
+                null, id, type);
+    }
+
+    static AdditionalTypeInstanceEntry additionalTypeInstance(SourceItem item, int k, String name, String id, Ref type) {
+        return new AdditionalTypeInstanceEntry(item.id() + ".inject.additionalTypeInstances[" + k + "]", item.sourceId(),
+                item.id(), name, id, type, k);
+    }
+
+    static AdditionalParameterEntry additionalParameter(SourceItem item, int k, String name, JsonNode value) {
+        return new AdditionalParameterEntry(item.id() + ".inject.additionalParameters[" + k + "]", item.sourceId(),
+                item.id(), name, value, k);
     }
 }
