@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Builds a complete snapshot from settings: policy, catalog, TypeInstances and one rule base per policy type. */
 public final class SnapshotLoader {
@@ -31,9 +33,10 @@ public final class SnapshotLoader {
     }
 
     public static Snapshot load(Settings settings, PolicyTypeRegistry registry) {
-        Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
+        // Rule bases load on their own threads while this one reads the catalog, store and policy.
+        Map<String, CompletableFuture<CompiledRuleBase>> loading = new LinkedHashMap<>();
         for (PolicyType type : registry.types()) {
-            ruleBases.put(type.name(), ruleBase(type, settings));
+            loading.put(type.name(), CompletableFuture.supplyAsync(() -> ruleBase(type, settings)));
         }
 
         Path hub = settings.hubDir() != null ? settings.hubDir() : RuleFiles.classpathFolder("embedded/catalog");
@@ -50,8 +53,21 @@ public final class SnapshotLoader {
                 : RuleFiles.classpathFolder("embedded").resolve("policy.yaml");
         PolicyDocument policy = loadPolicy(policyFile);
 
+        Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
+        loading.forEach((name, future) -> ruleBases.put(name, join(future)));
         return new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances(),
                 settings.policyOrder());
+    }
+
+    private static CompiledRuleBase join(CompletableFuture<CompiledRuleBase> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     /** A type's rules: from {@code --rules/--decision-tables} when given, else packaged on the classpath. */

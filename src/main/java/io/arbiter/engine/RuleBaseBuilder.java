@@ -13,7 +13,10 @@ import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
 import org.kie.api.io.ResourceType;
+import org.kie.api.builder.KieModule;
 import org.kie.api.runtime.KieContainer;
+import org.drools.compiler.kie.builder.impl.InternalKieModule;
+import java.io.InputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +42,7 @@ public final class RuleBaseBuilder {
     private static final Logger LOG = LoggerFactory.getLogger(RuleBaseBuilder.class);
     private static final AtomicLong BUILDS = new AtomicLong();
     private static final int POOL_SIZE = 16;
+    private static final String GROUP = "io.arbiter.rules";
 
     static {
         // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
@@ -92,13 +96,61 @@ public final class RuleBaseBuilder {
             }
         }
         long started = System.nanoTime();
+        String revision = revisionOf(files);
+        KieServices services = KieServices.get();
+        byte[] precompiled = precompiled(name, revision);
+        KieContainer container;
+        if (precompiled != null) {
+            KieModule module = services.getRepository().addKieModule(services.getResources().newByteArrayResource(precompiled));
+            container = services.newKieContainer(module.getReleaseId());
+        } else {
+            ReleaseId releaseId = services.newReleaseId(GROUP, artifactOf(name), "1.0." + BUILDS.incrementAndGet());
+            compile(name, files, releaseId);
+            container = services.newKieContainer(releaseId);
+        }
+        KieBase kieBase = container.getKieBase();
+        List<String> ruleNames = kieBase.getKiePackages().stream()
+                .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
+                .sorted().toList();
+        if (ruleNames.isEmpty()) {
+            throw new RuleBaseException("rule base '" + name + "' compiled to zero rules from " + files.size() + " file(s)");
+        }
+        LOG.info("rule base '{}' {}: {} rules from {} files in {} ms", name, precompiled != null ? "loaded precompiled" : "built",
+                ruleNames.size(), files.size(), (System.nanoTime() - started) / 1_000_000);
+        return new CompiledRuleBase(name, kieBase, kieBase.newKieSessionsPool(POOL_SIZE), List.copyOf(phases),
+                revision, ruleNames, files.stream().map(RuleFile::name).toList());
+    }
+
+    /**
+     * Compiles the files and returns the kjar bytes, for {@code PrecompileRules} to package. Its release id carries
+     * the content revision, so a precompiled rule base is only used for exactly the files it was built from.
+     */
+    public static byte[] precompile(String name, List<RuleFile> files) {
+        ReleaseId releaseId = KieServices.get().newReleaseId(GROUP, artifactOf(name), "0.0.0-" + revisionOf(files));
+        return ((InternalKieModule) compile(name, files, releaseId).getKieModule()).getBytes();
+    }
+
+    /** The classpath resource a precompiled rule base for these files lives in. */
+    public static String precompiledResource(String name, List<RuleFile> files) {
+        return "precompiled/" + artifactOf(name) + "-" + revisionOf(files) + ".kjar";
+    }
+
+    private static byte[] precompiled(String name, String revision) {
+        try (InputStream in = RuleBaseBuilder.class.getClassLoader()
+                .getResourceAsStream("precompiled/" + artifactOf(name) + "-" + revision + ".kjar")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            LOG.warn("cannot read precompiled rule base '{}', compiling instead: {}", name, e.toString());
+            return null;
+        }
+    }
+
+    private static KieBuilder compile(String name, List<RuleFile> files, ReleaseId releaseId) {
         KieServices services = KieServices.get();
         KieFileSystem fileSystem = services.newKieFileSystem();
-        ReleaseId releaseId = services.newReleaseId("io.arbiter.rules", name.replaceAll("[^A-Za-z0-9_.-]", "-"),
-                "1.0." + BUILDS.incrementAndGet());
         fileSystem.generateAndWritePomXML(releaseId);
         for (RuleFile file : files) {
-            fileSystem.write("src/main/resources/io/arbiter/rules/" + name + "/" + file.name(),
+            fileSystem.write("src/main/resources/io/arbiter/rules/" + artifactOf(name) + "/" + file.name(),
                     services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));
         }
         KieBuilder builder;
@@ -114,18 +166,11 @@ public final class RuleBaseBuilder {
                     .append(error.getLine()).append(": ").append(firstLine(error.getText())));
             throw new RuleBaseException(message.toString());
         }
-        KieContainer container = services.newKieContainer(releaseId);
-        KieBase kieBase = container.getKieBase();
-        List<String> ruleNames = kieBase.getKiePackages().stream()
-                .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
-                .sorted().toList();
-        if (ruleNames.isEmpty()) {
-            throw new RuleBaseException("rule base '" + name + "' compiled to zero rules from " + files.size() + " file(s)");
-        }
-        LOG.info("rule base '{}' built: {} rules from {} files in {} ms", name, ruleNames.size(), files.size(),
-                (System.nanoTime() - started) / 1_000_000);
-        return new CompiledRuleBase(name, kieBase, kieBase.newKieSessionsPool(POOL_SIZE), List.copyOf(phases),
-                revisionOf(files), ruleNames, files.stream().map(RuleFile::name).toList());
+        return builder;
+    }
+
+    private static String artifactOf(String name) {
+        return name.replaceAll("[^A-Za-z0-9_.-]", "-");
     }
 
     /** How many rules a decision table compiles to (queries and functions do not count). */
@@ -161,7 +206,7 @@ public final class RuleBaseBuilder {
         return newline < 0 ? text : text.substring(0, newline);
     }
 
-    private static String revisionOf(List<RuleFile> files) {
+    public static String revisionOf(List<RuleFile> files) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             for (RuleFile file : files) {

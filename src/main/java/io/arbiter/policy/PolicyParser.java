@@ -144,6 +144,9 @@ public final class PolicyParser {
                         checkPath(path, itemPath + ".path", false, problems);
                     }
                 }
+                JsonNode inject = oneOf.get(j).path("inject");
+                uniqueNames(inject.path("additionalParameters"), rulePath + ".oneOf[" + j + "].inject.additionalParameters", problems);
+                uniqueNames(inject.path("additionalTypeInstances"), rulePath + ".oneOf[" + j + "].inject.additionalTypeInstances", problems);
                 checkRefs(constraints.path("attributes"), itemPath + ".attributes", problems);
                 checkRefs(constraints.path("requires"), itemPath + ".requires", problems);
             }
@@ -153,6 +156,21 @@ public final class PolicyParser {
             checkRef(typeInstanceRules.get(i).path("typeRef"), "$.typeInstance.rules[" + i + "].typeRef", true, problems);
         }
         return problems;
+    }
+
+    /** One inject list may not name the same parameter or additional TypeInstance twice: which one would apply? */
+    private static void uniqueNames(JsonNode entries, String path, List<Problem> problems) {
+        Map<String, Integer> seen = new HashMap<>();
+        for (int k = 0; k < entries.size(); k++) {
+            JsonNode name = entries.get(k).path("name");
+            if (name.isTextual()) {
+                Integer first = seen.putIfAbsent(name.asText(), k);
+                if (first != null) {
+                    problems.add(Problem.at(path + "[" + k + "].name", "name '" + name.asText()
+                            + "' is already used by entry [" + first + "] of this list"));
+                }
+            }
+        }
     }
 
     private static void checkRefs(JsonNode refs, String path, List<Problem> problems) {

@@ -165,6 +165,23 @@ class PolicyParserTest {
     }
 
     @Test
+    void anInjectListMayNotNameAParameterOrTypeInstanceTwice() {
+        List<Problem> problems = problems("""
+                interface:
+                  rules:
+                    - interface: {path: cap.*}
+                      oneOf:
+                        - inject:
+                            additionalParameters: [{name: p, value: 1}, {name: p, value: 2}]
+                            additionalTypeInstances: [{name: db, id: a}, {name: db, id: b}]
+                """, "application/yaml");
+
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problemAt(problems, "$.interface.rules[0].oneOf[0].inject.additionalParameters[1].name").problem().contains("entry [0]"));
+        problemAt(problems, "$.interface.rules[0].oneOf[0].inject.additionalTypeInstances[1].name");
+    }
+
+    @Test
     void revisionIsAContentHash() {
         PolicyDocument a = yaml("interface: {rules: [{interface: {path: cap.*}, oneOf: []}]}");
         PolicyDocument b = PolicyParser.parse("{\"interface\":{\"rules\":[{\"oneOf\":[],\"interface\":{\"path\":\"cap.*\"}}]}}"

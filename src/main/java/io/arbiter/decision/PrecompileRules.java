@@ -1,0 +1,38 @@
+package io.arbiter.decision;
+
+import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Build step ({@code prepare-package}): compiles each registered policy type's packaged rules and tables into a
+ * kjar under {@code <classes>/precompiled/}, named by the content revision of the files it was built from.
+ */
+public final class PrecompileRules {
+
+    private PrecompileRules() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            System.err.println("usage: PrecompileRules <classes directory>");
+            System.exit(2);
+        }
+        Path classes = Path.of(args[0]);
+        Path out = Files.createDirectories(classes.resolve("precompiled"));
+        for (PolicyType type : PolicyTypeRegistry.discover().types()) {
+            String folder = type.ruleSet().folder();
+            List<RuleBaseBuilder.RuleFile> files = RuleBaseBuilder.collect(classes.resolve("rules").resolve(folder),
+                    classes.resolve("decision-tables").resolve(folder));
+            Path kjar = classes.resolve(RuleBaseBuilder.precompiledResource(type.name(), files));
+            Files.write(kjar, RuleBaseBuilder.precompile(type.name(), files));
+            System.out.println("precompiled " + type.name() + " -> " + classes.relativize(kjar) + " (" + Files.size(kjar) + " bytes)");
+        }
+        System.exit(0);
+    }
+}
