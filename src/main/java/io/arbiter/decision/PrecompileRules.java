@@ -26,9 +26,8 @@ public final class PrecompileRules {
         Path classes = Path.of(args[0]);
         Path out = Files.createDirectories(classes.resolve("precompiled"));
         for (PolicyType type : PolicyTypeRegistry.discover().types()) {
-            String folder = type.ruleSet().folder();
-            List<RuleBaseBuilder.RuleFile> files = RuleBaseBuilder.collect(classes.resolve("rules").resolve(folder),
-                    classes.resolve("decision-tables").resolve(folder));
+            List<RuleBaseBuilder.RuleFile> files = SnapshotLoader.ruleFiles(type, classes.resolve("rules"),
+                    classes.resolve("decision-tables"));
             Path kjar = classes.resolve(RuleBaseBuilder.precompiledResource(type.name(), files));
             Files.write(kjar, RuleBaseBuilder.precompile(type.name(), files));
             System.out.println("precompiled " + type.name() + " -> " + classes.relativize(kjar) + " (" + Files.size(kjar) + " bytes)");

@@ -72,12 +72,15 @@ public final class SnapshotLoader {
 
     /** A type's rules: from {@code --rules/--decision-tables} when given, else packaged on the classpath. */
     static CompiledRuleBase ruleBase(PolicyType type, Settings settings) {
-        String folder = type.ruleSet().folder();
-        Path rules = settings.rulesDir() != null ? settings.rulesDir().resolve(folder)
-                : RuleFiles.classpathFolder("rules/" + folder);
-        Path tables = settings.tablesDir() != null ? settings.tablesDir().resolve(folder)
-                : RuleFiles.optionalClasspathFolder("decision-tables/" + folder);
-        return RuleBaseBuilder.build(type.name(), rules, tables, type.ruleSet().phases());
+        return RuleBaseBuilder.build(type.name(), ruleFiles(type, settings.rulesDir(), settings.tablesDir()),
+                type.ruleSet().phases());
+    }
+
+    /** A type's rule files: from the given roots when set, else from the classpath ({@code rules/}, {@code decision-tables/}). */
+    public static java.util.List<RuleBaseBuilder.RuleFile> ruleFiles(PolicyType type, Path rulesRoot, Path tablesRoot) {
+        return RuleBaseBuilder.collect(type.ruleSet().folders(),
+                folder -> rulesRoot != null ? rulesRoot.resolve(folder) : RuleFiles.optionalClasspathFolder("rules/" + folder),
+                folder -> tablesRoot != null ? tablesRoot.resolve(folder) : RuleFiles.optionalClasspathFolder("decision-tables/" + folder));
     }
 
     public static PolicyDocument loadPolicy(Path file) {

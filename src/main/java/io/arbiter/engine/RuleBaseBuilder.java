@@ -63,6 +63,18 @@ public final class RuleBaseBuilder {
         return build(name, collect(rulesFolder, tablesFolder), phases);
     }
 
+    /** The files of several folders under a rules root and a tables root, named {@code <folder>/<file>}. */
+    public static List<RuleFile> collect(List<String> folders, java.util.function.Function<String, Path> rulesFolder,
+                                         java.util.function.Function<String, Path> tablesFolder) {
+        List<RuleFile> files = new ArrayList<>();
+        for (String folder : folders) {
+            for (RuleFile file : collect(rulesFolder.apply(folder), tablesFolder.apply(folder))) {
+                files.add(new RuleFile(folder + "/" + file.name(), file.content(), file.type()));
+            }
+        }
+        return files;
+    }
+
     /** Reads the rule files of a kind: every {@code .drl} under the rules folder, every table under the tables folder. */
     public static List<RuleFile> collect(Path rulesFolder, Path tablesFolder) {
         List<RuleFile> files = new ArrayList<>();

@@ -69,8 +69,8 @@ public class ImplementationDecisionBenchmark {
         if (!Files.isDirectory(rules) || !Files.isDirectory(tables)) {
             throw new IllegalStateException("run from the project root: " + rules.toAbsolutePath() + " not found");
         }
-        CompiledRuleBase ruleBase = RuleBaseBuilder.build(ImplementationDecider.KIND, rules, tables,
-                ImplementationDecider.PHASES);
+        CompiledRuleBase ruleBase = RuleBaseBuilder.build(ImplementationDecider.KIND,
+                io.arbiter.testing.RuleTestSupport.files(ImplementationDecider.KIND), ImplementationDecider.PHASES);
         PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8),
                 "application/yaml");
         if (policy.policy().rules().size() != 101) {

@@ -15,8 +15,7 @@ class PrecompiledRuleBaseTest {
 
     @Test
     void aPrecompiledKjarIsNamedByContentAndHoldsTheSameRules() {
-        List<RuleBaseBuilder.RuleFile> files = RuleBaseBuilder.collect(Path.of("rules/implementation"),
-                Path.of("decision-tables/implementation"));
+        List<RuleBaseBuilder.RuleFile> files = RuleTestSupport.files(ImplementationDecider.KIND);
         CompiledRuleBase fromSource = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
 
         byte[] kjar = RuleBaseBuilder.precompile("capact.implementation", files);
@@ -28,8 +27,7 @@ class PrecompiledRuleBaseTest {
 
     @Test
     void editedFilesGetAnotherRevisionSoAStaleKjarIsNeverUsed() {
-        List<RuleBaseBuilder.RuleFile> files = RuleBaseBuilder.collect(Path.of("rules/implementation"),
-                Path.of("decision-tables/implementation"));
+        List<RuleBaseBuilder.RuleFile> files = RuleTestSupport.files(ImplementationDecider.KIND);
         RuleBaseBuilder.RuleFile first = files.get(0);
         List<RuleBaseBuilder.RuleFile> edited = new java.util.ArrayList<>(files);
         edited.set(0, new RuleBaseBuilder.RuleFile(first.name(), (new String(first.content()) + "\n// edited\n").getBytes(), first.type()));

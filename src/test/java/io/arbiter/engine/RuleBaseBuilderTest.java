@@ -32,16 +32,6 @@ class RuleBaseBuilderTest {
     @TempDir
     Path temp;
 
-    private Path copyTables() throws IOException {
-        Path tables = Files.createDirectories(temp.resolve("tables"));
-        try (var files = Files.list(TABLES)) {
-            for (Path table : files.toList()) {
-                Files.copy(table, tables.resolve(table.getFileName()));
-            }
-        }
-        return tables;
-    }
-
     @Test
     void tableNotNamedDrlCsvIsRefusedWithTheReason() throws IOException {
         Path tables = Files.createDirectories(temp.resolve("tables"));
@@ -86,14 +76,19 @@ class RuleBaseBuilderTest {
         assertTrue(e.getMessage().contains("broken.drl"), e.getMessage());
     }
 
+    /** The implementation rule files with the precedence table's content replaced. */
+    private static List<RuleBaseBuilder.RuleFile> withTable(String content) {
+        return RuleTestSupport.files("implementation").stream()
+                .map(file -> file.name().endsWith(TABLE) ? new RuleBaseBuilder.RuleFile(file.name(), content.getBytes(), file.type()) : file)
+                .toList();
+    }
+
     @Test
     void reorderingThePrecedenceTableChangesTheDecision() throws IOException {
-        Path tables = copyTables();
-        String table = Files.readString(tables.resolve(TABLE))
+        String table = Files.readString(TABLES.resolve(TABLE))
                 .replace("Exact path and revision,rule-key,PATH_REVISION,1", "Exact path and revision,rule-key,PATH_REVISION,3")
                 .replace("Catch-all cap.*,rule-key,ANY,3", "Catch-all cap.*,rule-key,ANY,1");
-        Files.writeString(tables.resolve(TABLE), table);
-        CompiledRuleBase reordered = RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.PHASES);
+        CompiledRuleBase reordered = RuleBaseBuilder.build("implementation", withTable(table), ImplementationDecider.PHASES);
         var policy = Fixtures.policy("""
                 interface:
                   default:
@@ -120,10 +115,8 @@ class RuleBaseBuilderTest {
     @Test
     void revisionChangesWithContentAndRuleNamesAreListed() throws IOException {
         CompiledRuleBase original = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
-        Path tables = copyTables();
-        Files.writeString(tables.resolve(TABLE), Files.readString(tables.resolve(TABLE)) + "Second catch-all,rule-key,ANY,4\n");
-
-        CompiledRuleBase changed = RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.PHASES);
+        CompiledRuleBase changed = RuleBaseBuilder.build("implementation",
+                withTable(Files.readString(TABLES.resolve(TABLE)) + "Second catch-all,rule-key,ANY,4\n"), ImplementationDecider.PHASES);
 
         assertTrue(!original.revision().equals(changed.revision()));
         assertTrue(original.ruleNames().contains("io.arbiter.rules.implementation.Catch-all cap.*"), original.ruleNames().toString());

@@ -70,7 +70,7 @@ class ImplementationEndpointTest {
         assertTrue(decision.path("inject").path("requiredTypeInstances").isArray());
         assertTrue(decision.path("firedRules").size() > 0);
         assertEquals(1, decision.path("firedRules").get(0).path("order").asInt());
-        assertTrue(decision.path("firedRules").get(0).path("rule").asText().startsWith("io.arbiter.rules.implementation."));
+        assertTrue(decision.path("firedRules").get(0).path("rule").asText().startsWith("io.arbiter.rules."));
     }
 
     @Test

@@ -2,7 +2,10 @@ package io.arbiter.testing;
 
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;
+import io.arbiter.decision.SnapshotLoader;
 import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
 import org.kie.api.runtime.KieSession;
 
 import java.nio.file.Path;
@@ -31,7 +34,15 @@ public final class RuleTestSupport {
 
     /** The project's rule base for a decision kind, compiled once per test run. */
     public static CompiledRuleBase ruleBase(String kind, List<String> phases) {
-        return CACHE.computeIfAbsent(kind, k -> RuleBaseBuilder.build(k, RULES.resolve(k), TABLES.resolve(k), phases));
+        return CACHE.computeIfAbsent(kind, k -> RuleBaseBuilder.build(k, files(k), phases));
+    }
+
+    /** The files of the registered policy type whose rules live in {@code rules/<kind>/}, with any shared folders. */
+    public static List<RuleBaseBuilder.RuleFile> files(String kind) {
+        PolicyType type = PolicyTypeRegistry.discover().types().stream()
+                .filter(t -> t.ruleSet().folders().contains(kind)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no policy type keeps its rules in rules/" + kind));
+        return SnapshotLoader.ruleFiles(type, RULES, TABLES);
     }
 
     /** Fires the facts and returns what {@code reader} read, plus the firings. */

@@ -1,5 +1,7 @@
 package io.arbiter.decision.implementation;
 
+import io.arbiter.decision.merge.PolicyMergeFacts.*;
+
 import io.arbiter.catalog.Catalog;
 import io.arbiter.catalog.Revisions;
 import io.arbiter.catalog.TypeInstanceStore;

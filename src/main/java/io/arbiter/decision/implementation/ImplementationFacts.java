@@ -112,29 +112,6 @@ public final class ImplementationFacts {
 
     // ---- inserted: the policies to merge (policy-syntax section 5) ----
 
-    /** Where a policy comes from; the precedence table ranks the kinds (default: ACTION, GLOBAL, WORKFLOW). */
-    public enum SourceKind { ACTION, GLOBAL, WORKFLOW }
-
-    /**
-     * One policy taking part in the merge. {@code ordinal} orders policies of one kind (workflow steps: the first
-     * listed first); {@code location} is where it sits in the request ({@code $.actionPolicy}) or {@code $} for
-     * the global policy.
-     */
-    public record PolicySource(String id, SourceKind kind, int ordinal, String location) implements Fact {
-        @Override
-        public String factId() {
-            return "policy " + id;
-        }
-    }
-
-    /** A server-configured rank for a kind of policy ({@code serve --policy-order}); overrides the table. */
-    public record ConfiguredRank(SourceKind kind, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return "configured rank " + kind + "=" + rank;
-        }
-    }
-
     /** {@code interface.rules[i]} of one source; {@code key} is {@code path} or {@code path:revision}. */
     public record SourceRule(String id, String sourceId, String key, Ref interfaceRef, RuleKeyKind keyKind) implements Fact {
         @Override
@@ -195,22 +172,6 @@ public final class ImplementationFacts {
     }
 
     // ---- derived ----
-
-    /** The default rank of a kind of policy, from the merge-order table. */
-    public record DefaultRank(SourceKind kind, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return "default rank " + kind + "=" + rank;
-        }
-    }
-
-    /** How high a policy stands in the merge: lower first. */
-    public record SourceRank(String sourceId, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return "rank " + sourceId + "=" + rank;
-        }
-    }
 
     /** A source item and its place in the merged order (lower first). */
     public record RankedItem(SourceItem item, int priority) implements Fact {

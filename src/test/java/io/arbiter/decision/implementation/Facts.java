@@ -1,5 +1,7 @@
 package io.arbiter.decision.implementation;
 
+import io.arbiter.decision.merge.PolicyMergeFacts.*;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.implementation.ImplementationFacts.AdditionalParameterEntry;
 import io.arbiter.decision.implementation.ImplementationFacts.AdditionalTypeInstanceEntry;
@@ -8,10 +10,10 @@ import io.arbiter.decision.implementation.ImplementationFacts.InjectedTypeInstan
 import io.arbiter.decision.implementation.ImplementationFacts.InjectionSource;
 import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
-import io.arbiter.decision.implementation.ImplementationFacts.PolicySource;
+import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
 import io.arbiter.decision.implementation.ImplementationFacts.RequiredEntry;
 import io.arbiter.decision.implementation.ImplementationFacts.SourceItem;
-import io.arbiter.decision.implementation.ImplementationFacts.SourceKind;
+import io.arbiter.decision.merge.PolicyMergeFacts.SourceKind;
 import io.arbiter.decision.implementation.ImplementationFacts.SourceRule;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Quantifier;

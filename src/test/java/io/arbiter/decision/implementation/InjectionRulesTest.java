@@ -1,5 +1,7 @@
 package io.arbiter.decision.implementation;
 
+import io.arbiter.decision.merge.PolicyMergeFacts.*;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.implementation.ImplementationFacts.AdditionalTypeInstanceEntry;
@@ -11,7 +13,7 @@ import io.arbiter.decision.implementation.ImplementationFacts.OfferedParameter;
 import io.arbiter.decision.implementation.ImplementationFacts.OfferedRequired;
 import io.arbiter.decision.implementation.ImplementationFacts.Overridden;
 import io.arbiter.decision.implementation.ImplementationFacts.ParameterInjection;
-import io.arbiter.decision.implementation.ImplementationFacts.PolicySource;
+import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
 import io.arbiter.decision.implementation.ImplementationFacts.RequiredEntry;
 import io.arbiter.decision.implementation.ImplementationFacts.RequiredInjection;
 import io.arbiter.decision.implementation.ImplementationFacts.Selected;

@@ -1,20 +1,22 @@
 package io.arbiter.decision.implementation;
 
+import io.arbiter.decision.merge.PolicyMergeFacts.*;
+
 import io.arbiter.decision.implementation.ImplementationFacts.Absorbed;
-import io.arbiter.decision.implementation.ImplementationFacts.ConfiguredRank;
-import io.arbiter.decision.implementation.ImplementationFacts.DefaultRank;
+import io.arbiter.decision.merge.PolicyMergeFacts.ConfiguredRank;
+import io.arbiter.decision.merge.PolicyMergeFacts.DefaultRank;
 import io.arbiter.decision.implementation.ImplementationFacts.InjectedTypeInstance;
 import io.arbiter.decision.implementation.ImplementationFacts.InjectionSource;
 import io.arbiter.decision.implementation.ImplementationFacts.InterfaceQuery;
 import io.arbiter.decision.implementation.ImplementationFacts.MergedOwner;
 import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
-import io.arbiter.decision.implementation.ImplementationFacts.PolicySource;
+import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
 import io.arbiter.decision.implementation.ImplementationFacts.RankedItem;
 import io.arbiter.decision.implementation.ImplementationFacts.RuleKeyKind;
 import io.arbiter.decision.implementation.ImplementationFacts.SourceItem;
-import io.arbiter.decision.implementation.ImplementationFacts.SourceKind;
-import io.arbiter.decision.implementation.ImplementationFacts.SourceRank;
+import io.arbiter.decision.merge.PolicyMergeFacts.SourceKind;
+import io.arbiter.decision.merge.PolicyMergeFacts.SourceRank;
 import io.arbiter.decision.implementation.ImplementationFacts.SourceRule;
 import io.arbiter.decision.implementation.ImplementationFacts.SurvivingItem;
 import io.arbiter.engine.CompiledRuleBase;

@@ -1,0 +1,54 @@
+package io.arbiter.decision.merge;
+
+import io.arbiter.engine.Fact;
+
+/**
+ * Facts shared by every policy type that merges Action, Global and Workflow-step policies (policy-syntax 5):
+ * which policies take part and how they rank. The ranking is {@code decision-tables/policy-merge/} and
+ * {@code rules/policy-merge/}, loaded into each such type's rule base.
+ */
+public final class PolicyMergeFacts {
+
+    private PolicyMergeFacts() {
+    }
+
+    /** Where a policy comes from; the precedence table ranks the kinds (default: ACTION, GLOBAL, WORKFLOW). */
+    public enum SourceKind { ACTION, GLOBAL, WORKFLOW }
+
+    /**
+     * One policy taking part in the merge. {@code ordinal} orders policies of one kind (workflow steps: the first
+     * listed first); {@code location} is where it sits in the request ({@code $.actionPolicy}) or {@code $} for
+     * the global policy.
+     */
+    public record PolicySource(String id, SourceKind kind, int ordinal, String location) implements Fact {
+        @Override
+        public String factId() {
+            return "policy " + id;
+        }
+    }
+
+    /** A server-configured rank for a kind of policy ({@code serve --policy-order}); overrides the table. */
+    public record ConfiguredRank(SourceKind kind, int rank) implements Fact {
+        @Override
+        public String factId() {
+            return "configured rank " + kind + "=" + rank;
+        }
+    }
+
+    /** The default rank of a kind of policy, from the merge-order table. */
+    public record DefaultRank(SourceKind kind, int rank) implements Fact {
+        @Override
+        public String factId() {
+            return "default rank " + kind + "=" + rank;
+        }
+    }
+
+    /** How high a policy stands in the merge: lower first. */
+    public record SourceRank(String sourceId, int rank) implements Fact {
+        @Override
+        public String factId() {
+            return "rank " + sourceId + "=" + rank;
+        }
+    }
+
+}
