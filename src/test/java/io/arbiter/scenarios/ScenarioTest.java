@@ -63,13 +63,12 @@ class ScenarioTest {
         byte[] request = Documents.jsonMapper().writeValueAsBytes(scenario.path("request"));
 
         int expectedStatus = expect.path("status").asInt(200);
+        String target = scenario.path("target").asText("implementation");
         try {
-            ImplementationDecision decision = Documents.jsonMapper().treeToValue(
-                    decisions.decide("implementation", request, "application/json"), ImplementationDecision.class);
-            assertEquals(200, expectedStatus, name + ": expected an error but got " + decision.outcome());
-            JsonNode actual = Documents.jsonMapper().valueToTree(decision);
-            assertSubset(expect, (ObjectNode) actual, name);
-            assertFiredRules(expect, decision, name);
+            ObjectNode actual = decisions.decide(target, request, "application/json");
+            assertEquals(200, expectedStatus, name + ": expected an error but got " + actual);
+            assertSubset(expect, actual, name);
+            assertFiredRules(expect, actual, name);
         } catch (DecisionException e) {
             int status = e.code() == DecisionException.Code.INVALID_POLICY ? 422 : 400;
             assertEquals(expectedStatus, status, name + ": unexpected error " + e.code() + " " + e.problems());
@@ -89,7 +88,8 @@ class ScenarioTest {
     @MethodSource("scenarios")
     void explanationAgreesWithTheDecision(String name, Path file) throws IOException {
         JsonNode scenario = Documents.parseYaml(Files.readAllBytes(file)).tree();
-        if (scenario.path("expect").path("status").asInt(200) != 200) {
+        if (scenario.path("expect").path("status").asInt(200) != 200
+                || !scenario.path("target").asText("implementation").equals("implementation")) {
             return;
         }
         PolicyDocument policy = PolicyParser.parse(Documents.jsonMapper().writeValueAsBytes(scenario.path("policy")),
@@ -138,9 +138,9 @@ class ScenarioTest {
         }
     }
 
-    private static void assertFiredRules(JsonNode expect, ImplementationDecision decision, String name) {
+    private static void assertFiredRules(JsonNode expect, JsonNode decision, String name) {
         List<String> fired = new ArrayList<>();
-        decision.firedRules().forEach(rule -> fired.add(rule.name()));
+        decision.path("firedRules").forEach(rule -> fired.add(rule.path("name").asText()));
         for (JsonNode rule : expect.path("firedRules")) {
             assertTrue(fired.contains(rule.asText()), name + ": rule '" + rule.asText() + "' should fire; fired " + fired);
         }

@@ -1,0 +1,20 @@
+package io.arbiter.decision.backend;
+
+import io.arbiter.engine.FiredRule;
+import io.arbiter.model.Ref;
+
+import java.util.List;
+
+/** The response of {@code POST /v1/decisions/backend}, field for field as decision-api.md names them. */
+public record BackendDecision(String decisionId, List<TypeBackend> backends, List<FiredRule> firedRules,
+                              String policyRevision, String rulesRevision) {
+
+    /** The backend of one requested Type; {@code backend} and {@code ruleTypeRef} are null for BUILTIN. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
+    public record TypeBackend(Ref typeRef, Backend backend, BackendFacts.MatchLevel matchedBy, Ref ruleTypeRef) {
+    }
+
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Backend(String id, String description) {
+    }
+}
