@@ -12,6 +12,7 @@ import io.arbiter.document.Problem;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
+import io.arbiter.policy.HubStorageCheck;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
@@ -133,8 +134,15 @@ public final class Decisions {
         return updated.policy();
     }
 
-    /** Adds the warnings a stored policy deserves: a deprecated syntax version, ids the store cannot resolve. */
+    /**
+     * Checks what only the server can: backends that are not Hub storages are problems; a deprecated syntax
+     * version and ids the store cannot resolve are warnings.
+     */
     private PolicyDocument withVersionWarnings(PolicyDocument document) {
+        List<Problem> problems = HubStorageCheck.problems(document.policy(), current.get().typeInstances(), current.get().catalog());
+        if (!problems.isEmpty()) {
+            throw new DocumentException("the policy is invalid: " + problems.get(0), problems);
+        }
         PolicyType type = registry.type(GLOBAL_POLICY_TYPE).orElseThrow();
         List<String> warnings = new ArrayList<>(document.warnings());
         Versions.check(type, document.version(), "$.apiVersion", DecisionException.Code.INVALID_POLICY).ifPresent(warnings::add);

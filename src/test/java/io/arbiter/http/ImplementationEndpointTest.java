@@ -69,6 +69,9 @@ class ImplementationEndpointTest {
         assertTrue(decision.path("decisionId").asText().matches("[0-9a-f-]{36}"));
         assertTrue(decision.path("inject").path("requiredTypeInstances").isArray());
         assertTrue(decision.path("firedRules").size() > 0);
+        assertEquals("helm-storage", decision.path("backends").get(0).path("alias").asText(), decision.toString());
+        assertEquals("c268d3f5-8834-434b-bea2-b677793611c5", decision.path("backends").get(0).path("id").asText());
+        assertEquals("DEFAULT_INJECT", decision.path("backends").get(0).path("source").asText());
         assertEquals(1, decision.path("firedRules").get(0).path("order").asInt());
         assertTrue(decision.path("firedRules").get(0).path("rule").asText().startsWith("io.arbiter.rules."));
     }
@@ -92,6 +95,34 @@ class ImplementationEndpointTest {
         assertEquals("0.2.0", decision.path("candidates").get(0).path("revision").asText());
         assertEquals("0.1.0", decision.path("candidates").get(1).path("revision").asText());
         assertEquals(decision.path("candidates").get(0), decision.path("selected"));
+    }
+
+    @Test
+    void aHubStorageInjectedByTheRuleIsReportedAsTheRulesBackend() {
+        usePolicy("""
+                interface:
+                  rules:
+                    - interface: {path: cap.interface.productivity.mattermost.install}
+                      oneOf:
+                        - implementationConstraints: {}
+                          inject:
+                            requiredTypeInstances: [{id: c268d3f5-8834-434b-bea2-b677793611c5}]
+                """);
+
+        JsonNode decision = client.postJson(PATH, "{\"interface\": {\"path\": \"cap.interface.productivity.mattermost.install\"}}").json();
+
+        assertEquals("cap.implementation.mattermost.mattermost-team-edition.install", decision.path("selected").path("path").asText());
+        assertEquals("RULE_INJECT", decision.path("backends").get(0).path("source").asText(), decision.toString());
+        assertEquals("helm-storage", decision.path("backends").get(0).path("alias").asText());
+    }
+
+    @Test
+    void aDecisionWithoutHubStorageHasAnEmptyBackendList() {
+        usePolicy("interface: {rules: [{interface: {path: cap.interface.database.postgresql.install}, oneOf: []}]}");
+
+        JsonNode decision = client.postJson(PATH, POSTGRES).json();
+
+        assertTrue(decision.path("backends").isArray() && decision.path("backends").isEmpty(), decision.toString());
     }
 
     @Test

@@ -106,6 +106,28 @@ class PolicyEndpointTest {
     }
 
     @Test
+    void aBackendThatIsNotAHubStorageIsAPolicyProblem() {
+        String notStorage = """
+                typeInstance:
+                  rules:
+                    - typeRef: {path: cap.type.aws.*}
+                      backend: {id: 517cf827-233c-4bf1-8fc9-48534424dd58}
+                """;
+        String storage = notStorage.replace("517cf827-233c-4bf1-8fc9-48534424dd58", "c268d3f5-8834-434b-bea2-b677793611c5");
+
+        var refused = put(notStorage);
+        var validation = client.send("POST", "/v1/policy/validate", "application/yaml", notStorage.getBytes());
+        var accepted = put(storage);
+
+        assertEquals(422, refused.status(), refused.body());
+        assertTrue(refused.body().contains("is not a Hub storage"), refused.body());
+        assertEquals("$.typeInstance.rules[0].backend.id", refused.json().path("error").path("details").get(0).path("path").asText());
+        assertFalse(validation.json().path("valid").asBoolean(), validation.body());
+        assertEquals(200, accepted.status(), accepted.body());
+        put(VALID);
+    }
+
+    @Test
     void staleIfMatchIs412() {
         put(VALID);
         String etag = client.get("/v1/policy").header("ETag");

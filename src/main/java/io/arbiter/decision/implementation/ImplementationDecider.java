@@ -91,7 +91,7 @@ public final class ImplementationDecider {
         return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), interfaceRef,
                 result.appliedRule(), result.candidates(),
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), run.firedRules(), result.explanation(),
+                result.injection(), result.backends(), run.firedRules(), result.explanation(),
                 snapshot.policy().revision(), ruleBase.revision(), snapshot.policy().warnings());
     }
 
@@ -231,7 +231,8 @@ public final class ImplementationDecider {
     }
 
     private record Result(Outcome outcome, AppliedRule appliedRule, List<Ref> candidates,
-                          ImplementationDecision.Injection injection, List<Problem> problems,
+                          ImplementationDecision.Injection injection, List<ImplementationDecision.StorageBackend> backends,
+                          List<Problem> problems,
                           List<ItemExplanation> explanation) {
     }
 
@@ -254,7 +255,13 @@ public final class ImplementationDecider {
             problems.add(Problem.at(problem.location(), problem.problem()));
         });
         problems.sort(Comparator.comparing(Problem::path).thenComparing(Problem::problem));
-        return new Result(outcome, appliedRule, candidates, injection(session), problems,
+        List<ImplementationDecision.StorageBackend> backends = new ArrayList<>();
+        session.getQueryResults("storage backends").forEach(row -> {
+            StorageBackend backend = (StorageBackend) row.get("$backend");
+            backends.add(new ImplementationDecision.StorageBackend(backend.alias(), backend.id(), backend.source()));
+        });
+        backends.sort(Comparator.comparing(ImplementationDecision.StorageBackend::alias));
+        return new Result(outcome, appliedRule, candidates, injection(session), backends, problems,
                 explain ? explanation(session) : null);
     }
 

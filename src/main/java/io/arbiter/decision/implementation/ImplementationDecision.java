@@ -14,6 +14,7 @@ public record ImplementationDecision(String decisionId, ImplementationFacts.Outc
                                      @JsonProperty("interface") Ref interfaceRef, AppliedRule rule,
                                      @JsonInclude(JsonInclude.Include.ALWAYS) List<Ref> candidates,
                                      @JsonInclude(JsonInclude.Include.ALWAYS) Ref selected, Injection inject,
+                                     List<StorageBackend> backends,
                                      List<FiredRule> firedRules, List<ItemExplanation> explanation,
                                      String policyRevision, String rulesRevision, List<String> warnings) {
 
@@ -29,6 +30,10 @@ public record ImplementationDecision(String decisionId, ImplementationFacts.Outc
     }
 
     public record RequiredTypeInstance(String alias, String id, Ref typeRef) {
+    }
+
+    /** The backend of TypeInstances the Implementation stores under a Hub storage alias (policy-syntax 6.1). */
+    public record StorageBackend(String alias, String id, ImplementationFacts.InjectionSource source) {
     }
 
     public record AdditionalTypeInstance(String name, String id) {

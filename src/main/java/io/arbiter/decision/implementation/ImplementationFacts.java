@@ -275,7 +275,7 @@ public final class ImplementationFacts {
 
     /** A TypeInstance injected under an alias of the selected Implementation. */
     public record RequiredInjection(String alias, int requirementIndex, String groupPrefix, String id, Ref typeRef,
-                                    String location) implements Fact {
+                                    String location, InjectionSource source) implements Fact {
         @Override
         public String factId() {
             return "inject " + id + " as " + alias;
@@ -296,6 +296,14 @@ public final class ImplementationFacts {
         @Override
         public String factId() {
             return "inject parameter " + name;
+        }
+    }
+
+    /** A Hub storage the selected Implementation requires under an alias: the backend of what it stores there. */
+    public record StorageBackend(String alias, String id, InjectionSource source) implements Fact {
+        @Override
+        public String factId() {
+            return "backend " + id + " for " + alias;
         }
     }
 

@@ -270,7 +270,7 @@ class InjectionRulesTest {
         assertEquals(List.of(new Overridden(new OfferedRequired(low, 2000), new OfferedRequired(high, 1000))), result.overridden());
         assertNotFired(result.fired(), ITEM_OVER_DEFAULT);
         assertFiredTimes(result.fired(), INJECTED, 1);
-        assertEquals(List.of(new RequiredInjection("gcp-sa", 0, "cap.type.gcp.auth", "sa-1", GCP_SA, high.location())),
+        assertEquals(List.of(new RequiredInjection("gcp-sa", 0, "cap.type.gcp.auth", "sa-1", GCP_SA, high.location(), ImplementationFacts.InjectionSource.RULE_INJECT)),
                 result.required());
         assertNoProblems(result);
     }
@@ -339,7 +339,7 @@ class InjectionRulesTest {
         assertFiredTimes(result.fired(), INJECTED, 1);
         // k8s is offered but K8S has no aliased requirement: silently not injected (policy-syntax 4).
         assertEquals(2, result.offeredRequired().size());
-        assertEquals(List.of(new RequiredInjection("gcp-sa", 0, "cap.type.gcp.auth", "sa-1", GCP_SA, sa.location())),
+        assertEquals(List.of(new RequiredInjection("gcp-sa", 0, "cap.type.gcp.auth", "sa-1", GCP_SA, sa.location(), ImplementationFacts.InjectionSource.RULE_INJECT)),
                 result.required());
         assertNoProblems(result);
     }
