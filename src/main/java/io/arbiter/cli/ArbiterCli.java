@@ -22,6 +22,7 @@ public final class ArbiterCli {
         cli.addSubcommand("policy-types", new PolicyTypesCommand(registry));
         cli.addSubcommand("lint", new LintCommand(registry));
         cli.addSubcommand("migrate", new MigrateCommand());
+        cli.addSubcommand("audit", new AuditCommand());
         return cli;
     }
 

@@ -1,6 +1,9 @@
 package io.arbiter.cli;
 
+import io.arbiter.audit.AuditSettings;
+import io.arbiter.audit.DecisionLog;
 import io.arbiter.http.ArbiterServer;
+import java.nio.file.Path;
 import io.arbiter.http.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,12 +24,25 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "0.0.0.0", paramLabel = "HOST", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String host;
 
+    @Option(names = "--decision-log", paramLabel = "FILE",
+            description = "Append every decision as a JSON line to FILE (rotated by size). Default: off, or ./arbiter-decisions.log when serving the embedded default.")
+    Path decisionLog;
+
+    @Option(names = "--decision-log-mode", defaultValue = "BEST_EFFORT", paramLabel = "MODE",
+            description = "BEST_EFFORT: drop (and count) records when the log cannot keep up. REQUIRED: refuse decisions (503) instead. Default: ${DEFAULT-VALUE}.")
+    DecisionLog.Mode decisionLogMode;
+
+    @Option(names = "--log-parameters", description = "Write additional parameter values to the decision log (masked by default: they may hold secrets).")
+    boolean logParameters;
+
     @Mixin
     SnapshotOptions snapshot;
 
     @Override
     public Integer call() throws Exception {
-        ServerOptions options = new ServerOptions(host, port, snapshot.settings(), System.getenv("ARBITER_ADMIN_TOKEN"));
+        Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
+        ServerOptions options = new ServerOptions(host, port, snapshot.settings(), System.getenv("ARBITER_ADMIN_TOKEN"),
+                ServerOptions.DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters));
         ArbiterServer server = ArbiterServer.start(options).toCompletionStage().toCompletableFuture().get();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();

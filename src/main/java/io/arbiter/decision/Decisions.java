@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
+import io.arbiter.audit.Audit;
+import io.arbiter.audit.DecisionRecord;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.arbiter.document.JsonSchemas;
@@ -38,11 +40,26 @@ public final class Decisions {
 
     private final PolicyTypeRegistry registry;
     private final AtomicReference<Snapshot> current;
+    private final Audit audit;
     private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
 
     public Decisions(PolicyTypeRegistry registry, Snapshot initial) {
+        this(registry, initial, Audit.inMemory());
+    }
+
+    public Decisions(PolicyTypeRegistry registry, Snapshot initial, Audit audit) {
         this.registry = registry;
         this.current = new AtomicReference<>(initial);
+        this.audit = audit;
+    }
+
+    public Audit audit() {
+        return audit;
+    }
+
+    /** A recent decision as it was logged (parameters masked unless logged), by its id. */
+    public Optional<DecisionRecord> recentDecision(String decisionId) {
+        return audit.find(decisionId);
     }
 
     public PolicyTypeRegistry registry() {
@@ -65,6 +82,7 @@ public final class Decisions {
      * the type's rules decide. The response carries the type's result plus any {@code warnings}.
      */
     public ObjectNode decide(String targetName, byte[] body, String contentType) {
+        long started = System.nanoTime();
         PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
                 new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
         Target target = registry.target(targetName);
@@ -85,6 +103,7 @@ public final class Decisions {
                     ? (ArrayNode) response.get("warnings") : response.putArray("warnings");
             call.warnings().forEach(warnings::add);
         }
+        audit.record(targetName, body, request.tree(), response, System.nanoTime() - started);
         return response;
     }
 
@@ -123,6 +142,7 @@ public final class Decisions {
         try {
             parsed = withVersionWarnings(PolicyParser.parse(body, contentType));
         } catch (DocumentException e) {
+            audit.metrics().policyReload(false);
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, e.getMessage(), e.problems());
         }
         Snapshot updated = current.updateAndGet(live -> {
@@ -131,6 +151,7 @@ public final class Decisions {
             }
             return live.withPolicy(parsed);
         });
+        audit.metrics().policyReload(true);
         return updated.policy();
     }
 

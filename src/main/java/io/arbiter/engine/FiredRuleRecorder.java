@@ -16,9 +16,34 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
         var match = event.getMatch();
         List<String> facts = new ArrayList<>();
         for (Object object : match.getObjects()) {
-            facts.add(object instanceof Fact fact ? fact.factId() : String.valueOf(object));
+            String id = idOf(object);
+            if (id != null) {
+                facts.add(id);
+            }
         }
         fired.add(FiredRule.of(match.getRule().getPackageName(), match.getRule().getName(), fired.size() + 1, facts));
+    }
+
+    /**
+     * How a matched object is named in the audit trail: its fact id, never its {@code toString} (records would
+     * print values such as additional parameters, which may be secrets). Drools' initial fact is left out.
+     */
+    public static String idOf(Object object) {
+        if (object instanceof Fact fact) {
+            return fact.factId();
+        }
+        if (object instanceof java.util.Collection<?> collection) {
+            List<String> ids = new ArrayList<>();
+            collection.forEach(element -> ids.add(String.valueOf(idOf(element))));
+            return ids.toString();
+        }
+        if (object instanceof Number || object instanceof Boolean || object instanceof String || object instanceof Enum<?>) {
+            return String.valueOf(object);
+        }
+        if (object == null || object.getClass().getName().startsWith("org.drools.")) {
+            return null;
+        }
+        return object.getClass().getSimpleName();
     }
 
     public List<FiredRule> fired() {

@@ -39,7 +39,8 @@ public final class ArbiterServer {
         long started = System.nanoTime();
         Vertx vertx = Vertx.vertx();
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
-        return vertx.executeBlocking(() -> new Decisions(registry, SnapshotLoader.load(options.settings(), registry)))
+        return vertx.executeBlocking(() -> new Decisions(registry, SnapshotLoader.load(options.settings(), registry),
+                        options.audit().open()))
                 .compose(decisions -> vertx.createHttpServer()
                         .requestHandler(router(vertx, decisions, options))
                         .listen(options.port(), options.host())
@@ -53,11 +54,14 @@ public final class ArbiterServer {
         Handlers handlers = new Handlers(vertx, decisions);
         AdminAuth admin = new AdminAuth(options.adminToken());
         Router router = Router.router(vertx);
+        router.route().handler(handlers::countStatus);
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
 
         for (Target target : decisions.registry().targets()) {
             router.post("/v1/decisions/" + target.name()).handler(handlers.decide(target.name()));
         }
+        router.get("/v1/decisions/:id").handler(handlers::getDecision);
+        router.get("/metrics").handler(handlers::metrics);
         router.get("/v1/policy-types").handler(handlers::listPolicyTypes);
         router.get("/v1/policy-types/:name").handler(handlers::getPolicyType);
         router.get("/v1/policy").handler(handlers::getPolicy);
@@ -107,6 +111,7 @@ public final class ArbiterServer {
             } catch (Exception e) {
                 LOG.warn("Vert.x did not close cleanly: {}", e.toString());
             }
+            decisions.audit().close();
             stopped.countDown();
         }
     }

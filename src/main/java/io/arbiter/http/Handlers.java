@@ -33,6 +33,23 @@ final class Handlers {
         };
     }
 
+    void getDecision(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        decisions.recentDecision(id).ifPresentOrElse(record -> Responses.json(ctx, 200, record),
+                () -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
+                        "no recent decision with id '" + id + "' (the index keeps the most recent decisions only)")));
+    }
+
+    void metrics(RoutingContext ctx) {
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(decisions.audit().metrics().scrape());
+    }
+
+    void countStatus(RoutingContext ctx) {
+        ctx.addBodyEndHandler(ignored -> decisions.audit().metrics().httpStatus(ctx.response().getStatusCode()));
+        ctx.next();
+    }
+
     void listPolicyTypes(RoutingContext ctx) {
         Responses.json(ctx, 200, Map.of("policyTypes", decisions.registry().types().stream()
                 .map(type -> PolicyTypeView.of(type, false)).toList()));

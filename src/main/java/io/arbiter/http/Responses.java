@@ -51,6 +51,9 @@ final class Responses {
         if (failure instanceof DocumentException document) {
             return new ApiError(400, "INVALID_REQUEST", document.getMessage(), document.problems());
         }
+        if (failure instanceof io.arbiter.audit.DecisionLogUnavailableException unavailable) {
+            return new ApiError(503, "INTERNAL", unavailable.getMessage());
+        }
         if (failure instanceof Decisions.UnknownTargetException unknown) {
             return new ApiError(404, "NOT_FOUND", unknown.getMessage());
         }

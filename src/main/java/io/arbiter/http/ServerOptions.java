@@ -1,5 +1,6 @@
 package io.arbiter.http;
 
+import io.arbiter.audit.AuditSettings;
 import io.arbiter.decision.Settings;
 
 import java.time.Duration;
@@ -9,14 +10,20 @@ import java.time.Duration;
  *
  * @param adminToken    the bearer token for policy administration; null or blank disables it (403)
  * @param shutdownGrace how long a stop waits for in-flight requests before closing connections
+ * @param audit         the decision log
  */
-public record ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace) {
+public record ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
+                            AuditSettings audit) {
 
     public static final int MAX_BODY_BYTES = 1024 * 1024;
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
     public ServerOptions(String host, int port, Settings settings, String adminToken) {
-        this(host, port, settings, adminToken, DEFAULT_SHUTDOWN_GRACE);
+        this(host, port, settings, adminToken, DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF);
+    }
+
+    public ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace) {
+        this(host, port, settings, adminToken, shutdownGrace, AuditSettings.OFF);
     }
 
     public boolean adminEnabled() {

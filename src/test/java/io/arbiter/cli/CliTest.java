@@ -142,11 +142,36 @@ class CliTest {
     }
 
     @Test
+    void auditSummarisesADecisionLogAndFindsOneDecision() throws Exception {
+        Path log = temp.resolve("decisions.log");
+        var audit = new io.arbiter.audit.Audit(new io.arbiter.audit.FileDecisionLog(log, 1 << 20, 1, 100,
+                io.arbiter.audit.DecisionLog.Mode.REQUIRED), new io.arbiter.audit.RecentDecisions(10), new io.arbiter.audit.Metrics(), false);
+        var decisions = new io.arbiter.decision.Decisions(PolicyTypeRegistry.discover(),
+                io.arbiter.testing.Fixtures.snapshot(io.arbiter.testing.Fixtures.embeddedPolicy()), audit);
+        String id = decisions.decide("implementation", "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}".getBytes(),
+                "application/json").path("decisionId").asText();
+        decisions.decide("implementation", "{\"interface\": {\"path\": \"cap.interface.unknown.x\"}}".getBytes(), "application/json");
+        audit.close();
+
+        Run summary = run("audit", log.toString(), "--top", "50");
+        Run one = run("audit", log.toString(), "--id", id);
+        Run none = run("audit", log.toString(), "--id", "nope");
+
+        assertEquals(0, summary.exit(), summary.err());
+        assertTrue(summary.out().contains("cap.interface.database.postgresql.install: {SELECTED=1}"), summary.out());
+        assertTrue(summary.out().contains("cap.interface.unknown.x: {NO_MATCH=1}") || summary.out().contains("cap.interface.unknown.x: {NO_RULE=1}"), summary.out());
+        assertTrue(summary.out().contains("Outcome SELECTED when a oneOf item won"), summary.out());
+        assertEquals(0, one.exit());
+        assertTrue(one.out().contains(id), one.out());
+        assertEquals(1, none.exit());
+    }
+
+    @Test
     void helpListsEveryCommand() {
         Run run = run("--help");
 
         assertEquals(0, run.exit());
-        for (String command : new String[]{"serve", "decide", "policy-types", "lint", "migrate"}) {
+        for (String command : new String[]{"serve", "decide", "policy-types", "lint", "migrate", "audit"}) {
             assertTrue(run.out().contains(command), run.out());
         }
     }

@@ -254,6 +254,40 @@ class ImplementationEndpointTest {
     }
 
     @Test
+    void aRecentDecisionCanBeFetchedByItsId() {
+        JsonNode decision = client.postJson(PATH, POSTGRES).json();
+        String id = decision.path("decisionId").asText();
+
+        var found = client.get("/v1/decisions/" + id);
+        var missing = client.get("/v1/decisions/00000000-0000-0000-0000-000000000000");
+
+        assertEquals(200, found.status(), found.body());
+        assertEquals(id, found.json().path("decisionId").asText());
+        assertEquals("SELECTED", found.json().path("outcome").asText());
+        assertEquals(decision.path("firedRules"), found.json().path("result").path("firedRules"));
+        assertEquals(404, missing.status());
+        assertEquals("NOT_FOUND", missing.errorCode());
+    }
+
+    @Test
+    void metricsArePrometheusText() {
+        client.postJson(PATH, POSTGRES);
+        client.postJson(PATH, "{");
+
+        var metrics = client.get("/metrics");
+
+        assertEquals(200, metrics.status());
+        assertTrue(metrics.header("Content-Type").startsWith("text/plain"), metrics.header("Content-Type"));
+        String body = metrics.body();
+        assertTrue(body.contains("arbiter_decisions_total{endpoint=\"implementation\",outcome=\"SELECTED\"}"), body);
+        assertTrue(body.contains("arbiter_decision_latency_seconds_bucket{endpoint=\"implementation\""), body);
+        assertTrue(body.contains("arbiter_rule_firings_total{rule=\"io.arbiter.rules.implementation.Outcome SELECTED when a oneOf item won\"}"), body);
+        assertTrue(body.contains("arbiter_http_responses_total{status=\"400\"}"), body);
+        assertTrue(body.contains("arbiter_policy_reloads_total{result=\"success\"}"), body);
+        assertTrue(body.contains("arbiter_decision_log_dropped"), body);
+    }
+
+    @Test
     void healthAndReadiness() {
         assertEquals(200, client.get("/healthz").status());
         var ready = client.get("/readyz");

@@ -209,7 +209,7 @@ public final class ImplementationFacts {
     public record Overridden(Object entry, Object by) implements Fact {
         @Override
         public String factId() {
-            return entry + " overridden by " + by;
+            return io.arbiter.engine.FiredRuleRecorder.idOf(entry) + " overridden by " + io.arbiter.engine.FiredRuleRecorder.idOf(by);
         }
     }
 

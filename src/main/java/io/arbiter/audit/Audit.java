@@ -1,0 +1,80 @@
+package io.arbiter.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every decision, for auditors: appended to the decision log, kept in the recent-decision index, counted in the
+ * metrics. Additional parameter values are masked unless parameters may be logged.
+ */
+public final class Audit {
+
+    private final DecisionLog log;
+    private final RecentDecisions recent;
+    private final Metrics metrics;
+    private final boolean logParameters;
+
+    public Audit(DecisionLog log, RecentDecisions recent, Metrics metrics, boolean logParameters) {
+        this.log = log;
+        this.recent = recent;
+        this.metrics = metrics;
+        this.logParameters = logParameters;
+        metrics.gauge("arbiter.decision.log.dropped", "Decision records dropped because the log could not keep up", log::dropped);
+        metrics.gauge("arbiter.decision.log.written", "Decision records written to the decision log", log::written);
+    }
+
+    /** No log file; recent decisions and metrics still work. */
+    public static Audit inMemory() {
+        return new Audit(DecisionLog.OFF, new RecentDecisions(10_000), new Metrics(), false);
+    }
+
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * Records one decision. In REQUIRED log mode this throws {@link DecisionLogUnavailableException} when the
+     * record cannot be kept, and the decision must not be answered.
+     */
+    public void record(String endpoint, byte[] requestBody, JsonNode request, JsonNode result, long nanos) {
+        String outcome = result.path("outcome").asText("DECIDED");
+        JsonNode loggedRequest = logParameters ? request : Masking.maskParameters(request);
+        JsonNode loggedResult = logParameters ? result : Masking.maskParameters(result);
+        DecisionRecord record = new DecisionRecord(result.path("decisionId").asText(), Instant.now().toString(), endpoint,
+                digest(requestBody), loggedRequest, result.path("policyRevision").asText(null),
+                result.path("rulesRevision").asText(null), outcome, loggedResult, nanos / 1_000);
+        log.append(record);
+        recent.add(record);
+        metrics.decision(endpoint, outcome, nanos, firedRules(result));
+    }
+
+    public Optional<DecisionRecord> find(String decisionId) {
+        return recent.find(decisionId);
+    }
+
+    public void close() {
+        log.close();
+    }
+
+    private static List<String> firedRules(JsonNode result) {
+        List<String> fired = new ArrayList<>();
+        result.path("firedRules").forEach(rule -> fired.add(rule.path("rule").asText()));
+        return fired;
+    }
+
+    private static String digest(byte[] body) {
+        try {
+            return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+}

@@ -1,0 +1,26 @@
+package io.arbiter.audit;
+
+import java.nio.file.Path;
+
+/**
+ * Decision-log settings. A null {@code file} keeps no log file (recent decisions and metrics still work).
+ *
+ * @param maxBytes  size at which the file is rotated
+ * @param keepFiles rotated files kept ({@code FILE.1} ... {@code FILE.N})
+ * @param capacity  records buffered between decisions and the writer thread
+ */
+public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParameters, long maxBytes, int keepFiles,
+                            int capacity, int recentDecisions) {
+
+    public static final AuditSettings OFF = new AuditSettings(null, DecisionLog.Mode.BEST_EFFORT, false,
+            64L * 1024 * 1024, 5, 8192, 10_000);
+
+    public AuditSettings withFile(Path newFile, DecisionLog.Mode newMode, boolean newLogParameters) {
+        return new AuditSettings(newFile, newMode, newLogParameters, maxBytes, keepFiles, capacity, recentDecisions);
+    }
+
+    public Audit open() {
+        DecisionLog log = file == null ? DecisionLog.OFF : new FileDecisionLog(file, maxBytes, keepFiles, capacity, mode);
+        return new Audit(log, new RecentDecisions(recentDecisions), new Metrics(), logParameters);
+    }
+}

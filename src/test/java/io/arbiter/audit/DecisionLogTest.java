@@ -1,0 +1,182 @@
+package io.arbiter.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.Decisions;
+import io.arbiter.document.Documents;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The decision log: complete under concurrency, rotated by size, masked, and honest when the disk is full. */
+class DecisionLogTest {
+
+    private static final byte[] REQUEST = """
+            {"interface": {"path": "cap.interface.database.postgresql.install", "revision": "0.1.0"},
+             "actionPolicy": {"interface": {"rules": [{"interface": {"path": "cap.interface.database.postgresql.install"},
+               "oneOf": [{"implementationConstraints": {"path": "cap.implementation.bitnami.postgresql.install"},
+                          "inject": {"additionalParameters": [{"name": "additional-parameters", "value": {"password": "s3cret"}}]}}]}]}}}
+            """.getBytes(StandardCharsets.UTF_8);
+
+    @TempDir
+    Path temp;
+
+    private static Decisions decisions(Audit audit) {
+        return new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()), audit);
+    }
+
+    private static List<JsonNode> readAll(Path... files) throws IOException {
+        List<JsonNode> records = new ArrayList<>();
+        for (Path file : files) {
+            for (String line : Files.readAllLines(file)) {
+                records.add(Documents.jsonMapper().readTree(line));
+            }
+        }
+        return records;
+    }
+
+    @Test
+    void tenThousandConcurrentDecisionsAreEachLoggedExactlyOnce() throws Exception {
+        Path file = temp.resolve("decisions.log");
+        Audit audit = new Audit(new FileDecisionLog(file, 1L << 30, 3, 100_000, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(1_000), new Metrics(), false);
+        Decisions decisions = decisions(audit);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<List<String>>> futures = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            futures.add(pool.submit(() -> {
+                List<String> ids = new ArrayList<>();
+                for (int i = 0; i < 1_250; i++) {
+                    ids.add(decisions.decide("implementation", REQUEST, "application/json").path("decisionId").asText());
+                }
+                return ids;
+            }));
+        }
+        List<String> ids = new ArrayList<>();
+        for (Future<List<String>> future : futures) {
+            ids.addAll(future.get());
+        }
+        pool.shutdown();
+        audit.close();
+
+        List<JsonNode> records = readAll(file);
+        Map<String, Integer> seen = new HashMap<>();
+        records.forEach(record -> seen.merge(record.path("decisionId").asText(), 1, Integer::sum));
+        assertEquals(10_000, ids.size());
+        assertEquals(10_000, records.size());
+        assertTrue(ids.stream().allMatch(id -> seen.getOrDefault(id, 0) == 1), "every decision exactly once");
+        JsonNode first = records.get(0);
+        for (String field : new String[]{"decisionId", "timestamp", "endpoint", "requestDigest", "request", "policyRevision",
+                "rulesRevision", "outcome", "result", "durationMicros"}) {
+            assertTrue(first.has(field), field + " in " + first);
+        }
+        assertTrue(first.path("result").path("firedRules").size() > 0);
+        assertTrue(first.path("requestDigest").asText().startsWith("sha256:"));
+        for (Future<List<String>> future : futures) {
+            List<String> threadIds = future.get();
+            String latest = threadIds.get(threadIds.size() - 1);
+            assertTrue(decisions.recentDecision(latest).isPresent(), "the index answers for the most recent decisions");
+        }
+        assertTrue(decisions.recentDecision(ids.get(0)).isEmpty() || ids.size() <= 1_000, "the index is bounded");
+        assertEquals(0, audit.metrics().scrape().contains("arbiter_decision_log_dropped 0.0") ? 0 : 1);
+    }
+
+    @Test
+    void theLogRotatesBySizeAndKeepsEveryRecord() throws Exception {
+        Path file = temp.resolve("decisions.log");
+        Audit audit = new Audit(new FileDecisionLog(file, 40_000, 50, 1_000, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(100), new Metrics(), false);
+        Decisions decisions = decisions(audit);
+        for (int i = 0; i < 40; i++) {
+            decisions.decide("implementation", REQUEST, "application/json");
+        }
+        audit.close();
+
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(temp)) {
+            files = listing.sorted().toList();
+        }
+        assertTrue(files.size() > 1, "rotated into several files: " + files);
+        assertTrue(files.stream().allMatch(f -> {
+            try {
+                return Files.size(f) <= 40_000 + 15_000;
+            } catch (IOException e) {
+                return false;
+            }
+        }));
+        assertEquals(40, readAll(files.toArray(Path[]::new)).size());
+    }
+
+    @Test
+    void parameterValuesAreMaskedUnlessParametersMayBeLogged() throws Exception {
+        Path masked = temp.resolve("masked.log");
+        Path clear = temp.resolve("clear.log");
+        Audit maskedAudit = new Audit(new FileDecisionLog(masked, 1 << 20, 1, 100, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(10), new Metrics(), false);
+        Audit clearAudit = new Audit(new FileDecisionLog(clear, 1 << 20, 1, 100, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(10), new Metrics(), true);
+
+        String id = decisions(maskedAudit).decide("implementation", REQUEST, "application/json").path("decisionId").asText();
+        decisions(clearAudit).decide("implementation", REQUEST, "application/json");
+        maskedAudit.close();
+        clearAudit.close();
+
+        String maskedText = Files.readString(masked);
+        assertTrue(!maskedText.contains("s3cret"), maskedText);
+        assertTrue(maskedText.contains("\"value\":\"***\""), maskedText);
+        assertTrue(!maskedAudit.find(id).orElseThrow().toString().contains("s3cret"));
+        assertTrue(Files.readString(clear).contains("s3cret"));
+    }
+
+    @Test
+    void aFullDiskDropsAndCountsRecordsInBestEffortMode() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "/dev/full is not available");
+        Audit audit = new Audit(new FileDecisionLog(full, 1L << 30, 1, 100, DecisionLog.Mode.BEST_EFFORT),
+                new RecentDecisions(10), new Metrics(), false);
+        Decisions decisions = decisions(audit);
+
+        for (int i = 0; i < 20; i++) {
+            decisions.decide("implementation", REQUEST, "application/json");
+            Thread.sleep(5);
+        }
+        Thread.sleep(300);
+
+        assertTrue(audit.metrics().scrape().matches("(?s).*arbiter_decision_log_dropped [1-9].*"), audit.metrics().scrape());
+        audit.close();
+    }
+
+    @Test
+    void aFullDiskRefusesDecisionsInRequiredMode() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "/dev/full is not available");
+        Audit audit = new Audit(new FileDecisionLog(full, 1L << 30, 1, 100, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(10), new Metrics(), false);
+        Decisions decisions = decisions(audit);
+
+        decisions.decide("implementation", REQUEST, "application/json");
+        Thread.sleep(500);
+
+        DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class,
+                () -> decisions.decide("implementation", REQUEST, "application/json"));
+        assertTrue(e.getMessage().contains("required"), e.getMessage());
+        audit.close();
+    }
+}
