@@ -1,0 +1,101 @@
+package io.arbiter.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.audit.Audit;
+import io.arbiter.audit.DecisionLog;
+import io.arbiter.audit.FileDecisionLog;
+import io.arbiter.audit.Metrics;
+import io.arbiter.audit.RecentDecisions;
+import io.arbiter.decision.Decisions;
+import io.arbiter.decision.Settings;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.decision.implementation.ImplementationDecider;
+import io.arbiter.decision.implementation.ImplementationPolicyType;
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.policy.PolicyDocument;
+import io.arbiter.policy.PolicyParser;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.RuleTestSupport;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What auditing costs (issue: recording fired rules and writing the decision log must cost under 10% of decision
+ * throughput). The same request through {@link Decisions#decide}: without the firing recorder and without a log
+ * file, and with both (a real file log in BEST_EFFORT mode, parameters masked). Run:
+ * {@code bash bench/run.sh AuditCost}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 6, time = 2)
+@Measurement(iterations = 5, time = 2)
+@State(Scope.Benchmark)
+public class AuditCostBenchmark {
+
+    private Decisions unaudited;
+    private Decisions audited;
+    private Audit audit;
+    private Path logFile;
+    private byte[] request;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        CompiledRuleBase ruleBase = RuleBaseBuilder.build(ImplementationDecider.KIND,
+                RuleTestSupport.files(ImplementationDecider.KIND), ImplementationDecider.PHASES);
+        PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8), "application/yaml");
+        Snapshot recording = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase), BenchData.catalog(),
+                BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
+        Snapshot silent = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase.withoutRecording()),
+                BenchData.catalog(), BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
+        logFile = Files.createTempFile("arbiter-bench-decisions", ".log");
+        audit = new Audit(new FileDecisionLog(logFile, 256L * 1024 * 1024, 2, 65_536, DecisionLog.Mode.BEST_EFFORT),
+                new RecentDecisions(10_000), new Metrics(), false);
+        PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
+        unaudited = new Decisions(registry, silent, new Audit(DecisionLog.OFF, new RecentDecisions(1), new Metrics(), false));
+        audited = new Decisions(registry, recording, audit);
+        request = ("{\"interface\": {\"path\": \"" + BenchData.interfacePath(ImplementationDecisionBenchmark.EXACT_RULE_INTERFACE)
+                + "\", \"revision\": \"" + BenchData.INTERFACE_REVISION + "\"}}").getBytes(StandardCharsets.UTF_8);
+        ObjectNode check = audited.decide("implementation", request, "application/json");
+        if (!"SELECTED".equals(check.path("outcome").asText()) || check.path("firedRules").isEmpty()
+                || !unaudited.decide("implementation", request, "application/json").path("firedRules").isEmpty()) {
+            throw new IllegalStateException("unexpected benchmark decision: " + check);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        audit.close();
+        System.out.println("decision log: written " + audit.metrics().scrape().lines()
+                .filter(line -> line.startsWith("arbiter_decision_log")).toList());
+        Files.deleteIfExists(logFile);
+    }
+
+    @Benchmark
+    public ObjectNode withoutRecordingOrLog() {
+        return unaudited.decide("implementation", request, "application/json");
+    }
+
+    @Benchmark
+    public ObjectNode withRecordingAndLog() {
+        return audited.decide("implementation", request, "application/json");
+    }
+}
