@@ -134,7 +134,10 @@ public final class FileDecisionLog implements DecisionLog {
 
     private void write(List<DecisionRecord> batch) throws IOException {
         for (DecisionRecord record : batch) {
-            byte[] line = (Documents.jsonMapper().writeValueAsString(record) + "\n").getBytes(StandardCharsets.UTF_8);
+            DecisionRecord compact = new DecisionRecord(record.decisionId(), record.timestamp(), record.endpoint(),
+                    record.requestDigest(), record.request(), record.policyRevision(), record.rulesRevision(),
+                    record.outcome(), compactFiredRules(record.result()), record.durationMicros());
+            byte[] line = (Documents.jsonMapper().writeValueAsString(compact) + "\n").getBytes(StandardCharsets.UTF_8);
             if (size > 0 && size + line.length > maxBytes) {
                 rotate();
             }
@@ -144,6 +147,17 @@ public final class FileDecisionLog implements DecisionLog {
         out.flush();
         written.addAndGet(batch.size());
         failure = null;
+    }
+
+    /** In the log, a fired rule is {@code rule} (package.name), {@code order} and {@code facts}: name and package repeat it. */
+    static com.fasterxml.jackson.databind.JsonNode compactFiredRules(com.fasterxml.jackson.databind.JsonNode result) {
+        com.fasterxml.jackson.databind.JsonNode fired = result.path("firedRules");
+        if (!fired.isArray() || fired.isEmpty() || !fired.get(0).has("name")) {
+            return result;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode copy = ((com.fasterxml.jackson.databind.node.ObjectNode) result).deepCopy();
+        copy.withArray("firedRules").forEach(rule -> ((com.fasterxml.jackson.databind.node.ObjectNode) rule).remove(java.util.List.of("name", "package")));
+        return copy;
     }
 
     private void rotate() throws IOException {

@@ -13,9 +13,21 @@ public final class Masking {
 
     /** A copy of {@code tree} in which every {@code additionalParameters[].value} is replaced by {@link #MASK}. */
     public static JsonNode maskParameters(JsonNode tree) {
+        if (!hasParameterValues(tree)) {
+            return tree;
+        }
         JsonNode copy = tree.deepCopy();
         mask(copy);
         return copy;
+    }
+
+    private static boolean hasParameterValues(JsonNode tree) {
+        for (JsonNode parameters : tree.findValues("additionalParameters")) {
+            if (parameters.isArray() && !parameters.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void mask(JsonNode node) {

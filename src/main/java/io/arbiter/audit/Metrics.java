@@ -18,10 +18,12 @@ public final class Metrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, Counter> ruleFirings = new ConcurrentHashMap<>();
     private final Map<String, Timer> decisionTimers = new ConcurrentHashMap<>();
+    private final Map<String, Counter> decisionCounters = new ConcurrentHashMap<>();
 
     public void decision(String endpoint, String outcome, long nanos, List<String> firedRules) {
-        Counter.builder("arbiter.decisions").description("Decisions by endpoint and outcome")
-                .tag("endpoint", endpoint).tag("outcome", outcome).register(registry).increment();
+        decisionCounters.computeIfAbsent(endpoint + "\u0000" + outcome, key -> Counter.builder("arbiter.decisions")
+                .description("Decisions by endpoint and outcome").tag("endpoint", endpoint).tag("outcome", outcome)
+                .register(registry)).increment();
         decisionTimers.computeIfAbsent(endpoint, name -> Timer.builder("arbiter.decision.latency")
                 .description("Time to decide, from parsed request to rendered result").tag("endpoint", name)
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))

@@ -73,7 +73,7 @@ final class AuditCommand implements Callable<Integer> {
                 String key = subject.isEmpty() ? record.path("endpoint").asText() : subject;
                 Summary summary = byInterface.computeIfAbsent(key, k -> new Summary());
                 summary.outcomes().merge(record.path("outcome").asText(), 1, Integer::sum);
-                record.path("result").path("firedRules").forEach(rule -> summary.rules().merge(rule.path("name").asText(), 1, Integer::sum));
+                record.path("result").path("firedRules").forEach(rule -> summary.rules().merge(rule.path("rule").asText(), 1, Integer::sum));
             }
         }
         if (decisionId != null) {
