@@ -32,7 +32,7 @@ public final class Audit {
 
     /** No log file; recent decisions and metrics still work. */
     public static Audit inMemory() {
-        return new Audit(DecisionLog.OFF, new RecentDecisions(10_000), new Metrics(), false);
+        return new Audit(DecisionLog.OFF, new RecentDecisions(1_000), new Metrics(), false);
     }
 
     public Metrics metrics() {

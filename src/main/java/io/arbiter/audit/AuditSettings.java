@@ -13,7 +13,7 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
                             int capacity, int recentDecisions) {
 
     public static final AuditSettings OFF = new AuditSettings(null, DecisionLog.Mode.BEST_EFFORT, false,
-            64L * 1024 * 1024, 5, 8192, 10_000);
+            64L * 1024 * 1024, 5, 8192, 1_000);
 
     public AuditSettings withFile(Path newFile, DecisionLog.Mode newMode, boolean newLogParameters) {
         return new AuditSettings(newFile, newMode, newLogParameters, maxBytes, keepFiles, capacity, recentDecisions);

@@ -68,7 +68,7 @@ public class AuditCostBenchmark {
                 BenchData.catalog(), BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
         logFile = Files.createTempFile("arbiter-bench-decisions", ".log");
         audit = new Audit(new FileDecisionLog(logFile, 256L * 1024 * 1024, 2, 65_536, DecisionLog.Mode.BEST_EFFORT),
-                new RecentDecisions(10_000), new Metrics(), false);
+                new RecentDecisions(1_000), new Metrics(), false);
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         unaudited = new Decisions(registry, silent, new Audit(DecisionLog.OFF, new RecentDecisions(1), new Metrics(), false));
         audited = new Decisions(registry, recording, audit);
