@@ -53,12 +53,7 @@ class ScenarioTest {
     @MethodSource("scenarios")
     void scenario(String name, Path file) throws IOException {
         JsonNode scenario = Documents.parseYaml(Files.readAllBytes(file)).tree();
-        PolicyDocument policy = PolicyParser.parse(Documents.jsonMapper().writeValueAsBytes(scenario.path("policy")),
-                "application/json");
-        TypeInstanceStore store = scenario.has("typeInstances")
-                ? new TypeInstanceStore(TypeInstanceLoader.parse(scenario.get("typeInstances"), "$.typeInstances"))
-                : Fixtures.embeddedStore();
-        Decisions decisions = Fixtures.decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
+        Decisions decisions = decisionsFor(scenario);
         JsonNode expect = scenario.path("expect");
         byte[] request = Documents.jsonMapper().writeValueAsBytes(scenario.path("request"));
 
@@ -92,12 +87,7 @@ class ScenarioTest {
                 || !scenario.path("target").asText("implementation").equals("implementation")) {
             return;
         }
-        PolicyDocument policy = PolicyParser.parse(Documents.jsonMapper().writeValueAsBytes(scenario.path("policy")),
-                "application/json");
-        TypeInstanceStore store = scenario.has("typeInstances")
-                ? new TypeInstanceStore(TypeInstanceLoader.parse(scenario.get("typeInstances"), "$.typeInstances"))
-                : Fixtures.embeddedStore();
-        Decisions decisions = Fixtures.decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
+        Decisions decisions = decisionsFor(scenario);
         ObjectNode plain = scenario.path("request").deepCopy();
         plain.put("explain", false);
         ObjectNode explained = scenario.path("request").deepCopy();
@@ -118,6 +108,16 @@ class ScenarioTest {
             item.matched().forEach(ref -> assertTrue(!rejected.contains(ref), name + " " + item.item() + ": " + ref + " both matched and rejected"));
             item.rejected().forEach(r -> assertTrue(!r.reasons().isEmpty(), name + ": rejection without a reason " + r));
         }
+    }
+
+    /** The scenario's global policy and TypeInstance store (default: the embedded one) over the embedded catalog. */
+    private static Decisions decisionsFor(JsonNode scenario) throws IOException {
+        PolicyDocument policy = PolicyParser.parse(Documents.jsonMapper().writeValueAsBytes(scenario.path("policy")),
+                "application/json");
+        TypeInstanceStore store = scenario.has("typeInstances")
+                ? new TypeInstanceStore(TypeInstanceLoader.parse(scenario.get("typeInstances"), "$.typeInstances"))
+                : Fixtures.embeddedStore();
+        return Fixtures.decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
     }
 
     /** Every field in {@code expect} (but the runner's own keys) must equal the decision's field of the same name. */
