@@ -35,6 +35,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--log-parameters", description = "Write additional parameter values to the decision log (masked by default: they may hold secrets).")
     boolean logParameters;
 
+    @Option(names = "--watch", description = "Reload when the policy file (e.g. a ConfigMap mount), a rule file, a decision table or the catalog changes. A change that fails to load is rejected and the previous policy and rules keep serving (see /readyz).")
+    boolean watch;
+
     @Mixin
     SnapshotOptions snapshot;
 
@@ -42,7 +45,7 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
         ServerOptions options = new ServerOptions(host, port, snapshot.settings(), System.getenv("ARBITER_ADMIN_TOKEN"),
-                ServerOptions.DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters));
+                ServerOptions.DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters), watch);
         ArbiterServer server = ArbiterServer.start(options).toCompletionStage().toCompletableFuture().get();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();

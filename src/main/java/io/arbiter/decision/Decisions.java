@@ -57,6 +57,54 @@ public final class Decisions {
         return audit;
     }
 
+    /** Why the last reload was rejected (null once a reload succeeds), and when reloads happened. */
+    public record ReloadState(String lastReloadError, String lastReloadAt, long reloads, long rejected) {
+    }
+
+    private volatile ReloadState reloadState = new ReloadState(null, null, 0, 0);
+
+    /** Swaps in a snapshot built from changed files: in-flight decisions finish on the one they started with. */
+    public void swap(Snapshot next) {
+        current.set(next);
+        ReloadState previous = reloadState;
+        reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
+        audit.metrics().policyReload(true);
+    }
+
+    /** Records a rejected reload: the live snapshot stays. */
+    public void reloadFailed(Exception failure) {
+        ReloadState previous = reloadState;
+        String message = failure.getMessage();
+        if (failure instanceof DocumentException document && !document.problems().isEmpty()) {
+            message = message + " " + document.problems();
+        }
+        reloadState = new ReloadState(message, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
+        audit.metrics().policyReload(false);
+    }
+
+    public ReloadState reloadState() {
+        return reloadState;
+    }
+
+    private volatile AutoCloseable watcher;
+
+    /** Keeps the watcher that reloads this service, so that closing the service stops it. */
+    public void watchWith(AutoCloseable reloader) {
+        this.watcher = reloader;
+    }
+
+    /** Stops watching and flushes the decision log. */
+    public void close() {
+        if (watcher != null) {
+            try {
+                watcher.close();
+            } catch (Exception e) {
+                // closing a watcher cannot fail in a way that matters at shutdown
+            }
+        }
+        audit.close();
+    }
+
     /** A recent decision as it was logged (parameters masked unless logged), by its id. */
     public Optional<DecisionRecord> recentDecision(String decisionId) {
         return audit.find(decisionId);

@@ -33,10 +33,15 @@ public final class SnapshotLoader {
     }
 
     public static Snapshot load(Settings settings, PolicyTypeRegistry registry) {
+        return load(settings, registry, null);
+    }
+
+    /** Like {@link #load(Settings, PolicyTypeRegistry)}, reusing {@code previous}'s rule bases whose files did not change. */
+    public static Snapshot load(Settings settings, PolicyTypeRegistry registry, Snapshot previous) {
         // Rule bases load on their own threads while this one reads the catalog, store and policy.
         Map<String, CompletableFuture<CompiledRuleBase>> loading = new LinkedHashMap<>();
         for (PolicyType type : registry.types()) {
-            loading.put(type.name(), CompletableFuture.supplyAsync(() -> ruleBase(type, settings)));
+            loading.put(type.name(), CompletableFuture.supplyAsync(() -> reuseOrBuild(type, settings, previous)));
         }
 
         Path hub = settings.hubDir() != null ? settings.hubDir() : RuleFiles.classpathFolder("embedded/catalog");
@@ -68,6 +73,15 @@ public final class SnapshotLoader {
             }
             throw e;
         }
+    }
+
+    private static CompiledRuleBase reuseOrBuild(PolicyType type, Settings settings, Snapshot previous) {
+        java.util.List<RuleBaseBuilder.RuleFile> files = ruleFiles(type, settings.rulesDir(), settings.tablesDir());
+        CompiledRuleBase old = previous == null ? null : previous.ruleBases().get(type.name());
+        if (old != null && old.revision().equals(RuleBaseBuilder.revisionOf(files))) {
+            return old;
+        }
+        return RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases());
     }
 
     /** A type's rules: from {@code --rules/--decision-tables} when given, else packaged on the classpath. */

@@ -41,13 +41,28 @@ public final class ArbiterServer {
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         return vertx.executeBlocking(() -> new Decisions(registry, SnapshotLoader.load(options.settings(), registry),
                         options.audit().open()))
+                .map(decisions -> {
+                    if (options.watch()) {
+                        try {
+                            decisions.watchWith(new io.arbiter.decision.Reloader(decisions, options.settings(), registry, 300));
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException("cannot watch the policy, rules and catalog: " + e.getMessage(), e);
+                        }
+                    }
+                    return decisions;
+                })
                 .compose(decisions -> vertx.createHttpServer()
                         .requestHandler(router(vertx, decisions, options))
                         .listen(options.port(), options.host())
                         .map(server -> new ArbiterServer(vertx, server, decisions, options.shutdownGrace().toMillis())))
                 .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms)", options.host(),
                         server.port(), (System.nanoTime() - started) / 1_000_000))
-                .recover(failure -> vertx.close().transform(ignored -> Future.failedFuture(failure)));
+                .recover(failure -> {
+                    // Fail at once: a completion chained on close() would be dispatched to the closed event loop.
+                    LOG.error("arbiter failed to start: {}", failure.toString());
+                    vertx.close();
+                    return Future.failedFuture(failure);
+                });
     }
 
     static Router router(Vertx vertx, Decisions decisions, ServerOptions options) {
@@ -69,6 +84,7 @@ public final class ArbiterServer {
         router.post("/v1/policy/validate").handler(handlers::validatePolicy);
         router.get("/healthz").handler(handlers::healthz);
         router.get("/readyz").handler(handlers::readyz);
+        router.get("/v1/status").handler(handlers::status);
 
         router.route().failureHandler(ctx -> Responses.fail(ctx, ctx.failure() != null ? ctx.failure()
                 : statusError(ctx.statusCode())));
@@ -111,7 +127,7 @@ public final class ArbiterServer {
             } catch (Exception e) {
                 LOG.warn("Vert.x did not close cleanly: {}", e.toString());
             }
-            decisions.audit().close();
+            decisions.close();
             stopped.countDown();
         }
     }

@@ -101,15 +101,31 @@ final class Handlers {
         Responses.json(ctx, 200, Map.of("status", "UP"));
     }
 
+    /** Ready once a snapshot serves; a rejected reload is shown but does not make the service unready. */
     void readyz(RoutingContext ctx) {
+        Responses.json(ctx, 200, status("READY"));
+    }
+
+    void status(RoutingContext ctx) {
+        Map<String, Object> answer = status("SERVING");
+        var reload = decisions.reloadState();
+        answer.put("reloads", reload.reloads());
+        answer.put("rejectedReloads", reload.rejected());
+        answer.put("lastReloadAt", reload.lastReloadAt());
+        answer.put("policyTypes", decisions.registry().types().stream().map(type -> type.name()).toList());
+        Responses.json(ctx, 200, answer);
+    }
+
+    private Map<String, Object> status(String state) {
         var snapshot = decisions.snapshot();
         Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("status", "READY");
+        answer.put("status", state);
         answer.put("policyRevision", snapshot.policy().revision());
         Map<String, String> rules = new LinkedHashMap<>();
         snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
         answer.put("rulesRevisions", rules);
-        Responses.json(ctx, 200, answer);
+        answer.put("lastReloadError", decisions.reloadState().lastReloadError());
+        return answer;
     }
 
     private void respond(RoutingContext ctx, int status, Callable<Object> work) {

@@ -11,19 +11,20 @@ import java.time.Duration;
  * @param adminToken    the bearer token for policy administration; null or blank disables it (403)
  * @param shutdownGrace how long a stop waits for in-flight requests before closing connections
  * @param audit         the decision log
+ * @param watch         reload when the policy file, rules, tables or catalog change
  */
 public record ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
-                            AuditSettings audit) {
+                            AuditSettings audit, boolean watch) {
 
     public static final int MAX_BODY_BYTES = 1024 * 1024;
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
     public ServerOptions(String host, int port, Settings settings, String adminToken) {
-        this(host, port, settings, adminToken, DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF);
+        this(host, port, settings, adminToken, DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF, false);
     }
 
     public ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace) {
-        this(host, port, settings, adminToken, shutdownGrace, AuditSettings.OFF);
+        this(host, port, settings, adminToken, shutdownGrace, AuditSettings.OFF, false);
     }
 
     public boolean adminEnabled() {

@@ -1,0 +1,147 @@
+package io.arbiter.http;
+
+import io.arbiter.decision.Settings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code serve --watch}: a good change is swapped in; a change that fails to parse, validate or compile is
+ * rejected, the previous snapshot keeps serving, and the error shows on /readyz and /metrics.
+ */
+class ReloadTest {
+
+    private static final String GOOD = "interface: {rules: [{interface: {path: cap.*}, oneOf: [{implementationConstraints: {}}]}]}\n";
+    private static final String OTHER = "interface: {rules: [{interface: {path: cap.interface.x}, oneOf: []}]}\n";
+
+    @TempDir
+    Path temp;
+
+    private ArbiterServer server;
+    private HttpTestClient client;
+    private Path policy;
+    private Path rules;
+    private Path tables;
+    private int generation;
+
+    @BeforeEach
+    void start() throws Exception {
+        rules = copyTree(Path.of("rules"), temp.resolve("rules"));
+        tables = copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        copyTree(Path.of("src/test/resources/rules"), rules);
+        copyTree(Path.of("src/test/resources/decision-tables"), tables);
+        Path config = Files.createDirectories(temp.resolve("config"));
+        writePolicy(GOOD);
+        policy = Files.createSymbolicLink(config.resolve("policy.yaml"), Path.of("..data/policy.yaml"));
+        Settings settings = Settings.embedded().withPolicyFile(policy).withRules(rules, tables);
+        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, settings, null, Duration.ofMillis(200),
+                io.arbiter.audit.AuditSettings.OFF, true)).toCompletionStage().toCompletableFuture().get();
+        client = new HttpTestClient(server.port());
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    /** Swaps a new policy in the way a Kubernetes ConfigMap mount does: a new folder, then an atomic symlink swap. */
+    private void writePolicy(String yaml) throws IOException {
+        Path config = Files.createDirectories(temp.resolve("config"));
+        Path version = Files.createDirectories(config.resolve("..v" + (++generation)));
+        Files.writeString(version.resolve("policy.yaml"), yaml);
+        Path link = config.resolve("..data_tmp");
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, version.getFileName());
+        Files.move(link, config.resolve("..data"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static Path copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path source : files.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else if (Files.exists(target)) {
+                    continue;
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+        return to;
+    }
+
+    private HttpTestClient.Response awaitReady(Predicate<HttpTestClient.Response> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        HttpTestClient.Response last = client.get("/readyz");
+        while (!condition.test(last) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            last = client.get("/readyz");
+        }
+        assertTrue(condition.test(last), "timed out; /readyz says " + last.body());
+        return last;
+    }
+
+    private static boolean rejected(HttpTestClient.Response readyz) {
+        return !readyz.json().path("lastReloadError").isNull();
+    }
+
+    @Test
+    void aGoodPolicyIsSwappedInAndEachBadChangeIsRejected() throws Exception {
+        String first = client.get("/readyz").json().path("policyRevision").asText();
+
+        writePolicy(OTHER);
+        String second = awaitReady(r -> !r.json().path("policyRevision").asText().equals(first)).json().path("policyRevision").asText();
+        assertTrue(client.get("/v1/policy").body().contains("cap.interface.x"));
+
+        writePolicy("interface: {rules: [unclosed\n");
+        var badYaml = awaitReady(ReloadTest::rejected);
+        assertEquals(second, badYaml.json().path("policyRevision").asText());
+        assertEquals(200, badYaml.status());
+
+        writePolicy(GOOD);
+        awaitReady(r -> !rejected(r));
+        writePolicy("interface: {rules: [{interface: {path: cap.*}, oneOf: [], colour: red}]}\n");
+        var invalid = awaitReady(ReloadTest::rejected);
+        assertTrue(invalid.json().path("lastReloadError").asText().contains("colour"), invalid.body());
+        assertTrue(client.get("/v1/policy").body().contains("implementationConstraints"), "the good policy keeps serving");
+
+        writePolicy(GOOD);
+        awaitReady(r -> !rejected(r));
+        String rulesBefore = client.get("/readyz").json().path("rulesRevisions").toString();
+        Files.writeString(rules.resolve("implementation/99-broken.drl"), "package x;\nrule \"broken\" when Nope( then end\n");
+        var brokenDrl = awaitReady(ReloadTest::rejected);
+        assertTrue(brokenDrl.json().path("lastReloadError").asText().contains("does not compile"), brokenDrl.body());
+        assertEquals(rulesBefore, brokenDrl.json().path("rulesRevisions").toString());
+        var decision = client.postJson("/v1/decisions/implementation", "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}");
+        assertEquals(200, decision.status(), "the previous rules keep deciding");
+
+        Files.delete(rules.resolve("implementation/99-broken.drl"));
+        awaitReady(r -> !rejected(r));
+        Files.writeString(tables.resolve("implementation/rule-key-precedence.drl.csv"), "this is not,a decision table\n");
+        var corruptTable = awaitReady(ReloadTest::rejected);
+        assertTrue(corruptTable.json().path("lastReloadError").asText().contains("rule-key-precedence.drl.csv"), corruptTable.body());
+        assertEquals(rulesBefore, corruptTable.json().path("rulesRevisions").toString());
+
+        String metrics = client.get("/metrics").body();
+        assertTrue(metrics.matches("(?s).*arbiter_policy_reloads_total\\{result=\"failure\"} [4-9].*"), metrics);
+        var status = client.get("/v1/status").json();
+        assertTrue(status.path("rejectedReloads").asInt() >= 4, status.toString());
+        assertNotEquals(first, second);
+    }
+}
