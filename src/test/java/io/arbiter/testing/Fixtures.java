@@ -74,7 +74,10 @@ public final class Fixtures {
                 io.arbiter.decision.implementation.ImplementationPolicyType.NAME,
                 RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES),
                 io.arbiter.decision.backend.BackendPolicyType.NAME,
-                RuleTestSupport.ruleBase(io.arbiter.decision.backend.BackendDecider.KIND, io.arbiter.decision.backend.BackendDecider.PHASES)),
+                RuleTestSupport.ruleBase(io.arbiter.decision.backend.BackendDecider.KIND, io.arbiter.decision.backend.BackendDecider.PHASES),
+                io.arbiter.decision.dependencies.DependenciesPolicyType.NAME,
+                RuleTestSupport.ruleBase(io.arbiter.decision.dependencies.DependenciesDecider.KIND,
+                        io.arbiter.decision.dependencies.DependenciesDecider.PHASES)),
                 catalog, store, Settings.DEFAULT_PLATFORM);
     }
 

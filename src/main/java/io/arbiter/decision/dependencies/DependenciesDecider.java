@@ -1,0 +1,258 @@
+package io.arbiter.decision.dependencies;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.dependencies.DependenciesDecision.DependencyRef;
+import io.arbiter.decision.dependencies.DependenciesDecision.PolicyResult;
+import io.arbiter.decision.dependencies.DependenciesDecision.SetResult;
+import io.arbiter.decision.dependencies.DependenciesDecision.TemplateResult;
+import io.arbiter.decision.dependencies.DependenciesDecision.UnmetDependency;
+import io.arbiter.decision.dependencies.DependencyFacts.*;
+import io.arbiter.engine.CompiledRuleBase;
+import org.kie.api.runtime.KieSession;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Decides dependency gating. Java parses the request and prepares facts: the hub's canonicalisation of dependency
+ * names and PolicySet expansion (ocm-dependencies.md section 2: pure renaming) and the cluster identity of each
+ * object; the rules decide met/unmet, template state, action, messages and compliance; Java renders.
+ */
+public final class DependenciesDecider {
+
+    public static final String KIND = "dependencies";
+    public static final List<String> PHASES = List.of("deps-first-wins", "deps-union", "deps-conflicts", "deps-judge",
+            "deps-template-state", "deps-template-action", "deps-policy-compliance", "deps-set-members",
+            "deps-set-unknown", "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
+            "deps-graph", "deps-reach", "deps-cycles");
+
+    public static final String POLICY_GROUP = "policy.open-cluster-management.io";
+    public static final String POLICY_API = POLICY_GROUP + "/v1";
+    public static final String POLICYSET_API = POLICY_GROUP + "/v1beta1";
+    public static final String DEFAULT_CLUSTER_NAMESPACE = "local-cluster";
+
+    private DependenciesDecider() {
+    }
+
+    /** The facts of one request (public for rule tests and the benchmark). */
+    public static List<Object> facts(JsonNode body) {
+        String clusterNs = body.path("clusterNamespace").asText(DEFAULT_CLUSTER_NAMESPACE);
+        Map<String, List<String>> sets = new HashMap<>();
+        List<Object> facts = new ArrayList<>();
+        JsonNode policySets = body.path("policySets");
+        for (int s = 0; s < policySets.size(); s++) {
+            JsonNode set = policySets.get(s);
+            String setNs = set.path("namespace").asText("");
+            PolicySetFact fact = new PolicySetFact(s, set.path("name").asText(), setNs);
+            facts.add(fact);
+            List<String> members = new ArrayList<>();
+            for (JsonNode member : set.path("policies")) {
+                members.add(setNs + "." + member.asText());
+                facts.add(new SetMember(fact, member.asText(), setNs + "." + member.asText()));
+            }
+            sets.put(setNs + "/" + fact.name(), members);
+        }
+        JsonNode policies = body.path("policies");
+        for (int p = 0; p < policies.size(); p++) {
+            JsonNode policy = policies.get(p);
+            String ns = policy.path("namespace").asText();
+            String name = policy.path("name").asText();
+            facts.add(new PolicyFact(p, name, ns, ns + "." + name));
+            JsonNode dependencies = policy.path("dependencies");
+            int position = 0;
+            for (int d = 0; d < dependencies.size(); d++) {
+                String location = "policies[" + p + "].dependencies[" + d + "]";
+                for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, sets)) {
+                    facts.add(new PolicyDependency(p, position++, location, dependency));
+                }
+            }
+            JsonNode templates = policy.path("policyTemplates");
+            for (int t = 0; t < templates.size(); t++) {
+                JsonNode template = templates.get(t);
+                String kind = template.path("kind").asText();
+                facts.add(new Template(p, t, template.path("name").asText(), kind,
+                        template.path("ignorePending").asBoolean(false), template.path("applied").asBoolean(false),
+                        localKey(kind, clusterNs, template.path("name").asText())));
+                JsonNode extras = template.path("extraDependencies");
+                int extraPosition = 0;
+                for (int d = 0; d < extras.size(); d++) {
+                    String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
+                    for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, sets)) {
+                        facts.add(new ExtraDependency(p, t, extraPosition++, location, dependency));
+                    }
+                }
+            }
+        }
+        JsonNode observed = body.path("observed");
+        for (int o = 0; o < observed.size(); o++) {
+            JsonNode object = observed.get(o);
+            String apiVersion = object.path("apiVersion").asText();
+            String kind = object.path("kind").asText();
+            String name = object.path("name").asText();
+            String effectiveNs = effectiveNamespace(group(apiVersion), kind, object.path("namespace").asText(""), clusterNs);
+            facts.add(new Observed(o, kind, name, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
+                    object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
+                    object.path("totalViolations").isIntegralNumber() ? object.get("totalViolations").asInt() : null));
+        }
+        return facts;
+    }
+
+    /** Hub canonicalisation (section 2): Policy names become {@code <ns>.<name>}; a known PolicySet expands. */
+    static List<Dependency> canonical(JsonNode entry, String policyNs, String clusterNs, Map<String, List<String>> sets) {
+        String apiVersion = entry.path("apiVersion").asText();
+        String kind = entry.path("kind").asText();
+        String name = entry.path("name").asText();
+        String namespace = entry.path("namespace").asText("");
+        String compliance = entry.path("compliance").asText();
+        if (kind.equals("Policy") && apiVersion.equals(POLICY_API)) {
+            if (!(namespace.isEmpty() && name.contains("."))) {
+                name = (namespace.isEmpty() ? policyNs : namespace) + "." + name;
+            }
+            return List.of(dependency(apiVersion, kind, name, "", compliance, clusterNs));
+        }
+        if (kind.equals("PolicySet") && apiVersion.equals(POLICYSET_API)) {
+            String setNs = namespace.isEmpty() ? policyNs : namespace;
+            List<String> members = sets.get(setNs + "/" + name);
+            if (members == null) {
+                return List.of(dependency(apiVersion, kind, name, setNs, compliance, clusterNs));
+            }
+            return members.stream().map(member -> dependency(POLICY_API, "Policy", member, "", compliance, clusterNs)).toList();
+        }
+        return List.of(dependency(apiVersion, kind, name, namespace, compliance, clusterNs));
+    }
+
+    private static Dependency dependency(String apiVersion, String kind, String name, String namespace, String compliance,
+                                         String clusterNs) {
+        String group = group(apiVersion);
+        String key = key(apiVersion, kind, effectiveNamespace(group, kind, namespace, clusterNs), name);
+        String target = kind.equals("Policy") && group.equals(POLICY_GROUP) ? name : null;
+        return new Dependency(apiVersion, group, kind, name, namespace, compliance, key, target);
+    }
+
+    static String group(String apiVersion) {
+        int slash = apiVersion.indexOf('/');
+        return slash < 0 ? "" : apiVersion.substring(0, slash);
+    }
+
+    /** Section 2, managed cluster: policy-group kinds ending in Policy live in the cluster namespace. */
+    static String effectiveNamespace(String group, String kind, String namespace, String clusterNs) {
+        return group.equals(POLICY_GROUP) && kind.endsWith("Policy") ? clusterNs : namespace;
+    }
+
+    private static String key(String apiVersion, String kind, String namespace, String name) {
+        return apiVersion + "|" + kind + "|" + namespace + "|" + name;
+    }
+
+    private static String localKey(String kind, String namespace, String name) {
+        return kind + "|" + namespace + "|" + name;
+    }
+
+    /** What one run of the rule base produced. */
+    public record Result(List<TemplateState> states, List<TemplateAction> actions, List<Unmet> unmet,
+                         List<PolicyCompliance> policyCompliances, List<SetCompliance> setCompliances,
+                         List<SetMessage> setMessages, List<WaitingOn> waiting, List<DependsOn> edges,
+                         List<Cycle> cycles) {
+    }
+
+    public static Result read(KieSession session) {
+        return new Result(rows(session, "template states", "$state"), rows(session, "template actions", "$action"),
+                rows(session, "unmet dependencies", "$unmet"), rows(session, "policy compliances", "$compliance"),
+                rows(session, "set compliances", "$compliance"), rows(session, "set messages", "$message"),
+                rows(session, "waiting on", "$waiting"), rows(session, "dependency edges", "$edge"),
+                rows(session, "cycles", "$cycle"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> rows(KieSession session, String query, String variable) {
+        List<T> rows = new ArrayList<>();
+        session.getQueryResults(query).forEach(row -> rows.add((T) row.get(variable)));
+        return rows;
+    }
+
+    public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase) {
+        CompiledRuleBase.Run<Result> run = ruleBase.run(facts(body), PHASES, DependenciesDecider::read);
+        Result result = run.result();
+        Map<String, TemplateState> states = new HashMap<>();
+        result.states().forEach(s -> states.put(id(s.template()), s));
+        Map<String, String> actions = new HashMap<>();
+        result.actions().forEach(a -> actions.put(id(a.template()), a.action()));
+        Map<String, List<Unmet>> unmet = new HashMap<>();
+        result.unmet().forEach(u -> unmet.computeIfAbsent(id(u.template()), k -> new ArrayList<>()).add(u));
+        Map<String, Set<String>> waiting = new HashMap<>();
+        result.waiting().forEach(w -> waiting.computeIfAbsent(id(w.template()), k -> new java.util.TreeSet<>()).add(w.label()));
+        Map<Integer, String> policyCompliance = new HashMap<>();
+        result.policyCompliances().forEach(c -> policyCompliance.put(c.policy().index(), c.compliant()));
+
+        List<PolicyResult> policies = new ArrayList<>();
+        JsonNode requested = body.path("policies");
+        for (int p = 0; p < requested.size(); p++) {
+            JsonNode policy = requested.get(p);
+            List<TemplateResult> templates = new ArrayList<>();
+            JsonNode requestedTemplates = policy.path("policyTemplates");
+            for (int t = 0; t < requestedTemplates.size(); t++) {
+                String id = p + "/" + t;
+                TemplateState state = states.get(id);
+                List<UnmetDependency> unmetDependencies = state == null || state.state().equals("TEMPLATE_ERROR") ? List.of()
+                        : unmet.getOrDefault(id, List.of()).stream()
+                        .sorted(Comparator.comparing((Unmet u) -> u.wanted().location()).thenComparing(Unmet::label))
+                        .map(u -> new UnmetDependency(ref(u.wanted().dependency()), u.reason())).toList();
+                templates.add(new TemplateResult(t, requestedTemplates.get(t).path("name").asText(),
+                        state == null ? null : state.state(), state == null ? null : state.compliant(),
+                        state == null ? null : state.message(), actions.get(id), unmetDependencies,
+                        List.copyOf(waiting.getOrDefault(id, Set.of()))));
+            }
+            policies.add(new PolicyResult(policy.path("name").asText(), policy.path("namespace").asText(),
+                    policyCompliance.get(p), templates));
+        }
+
+        Map<Integer, String> setCompliance = new HashMap<>();
+        result.setCompliances().forEach(c -> setCompliance.put(c.set().index(), c.compliant()));
+        Map<Integer, String> setMessage = new HashMap<>();
+        result.setMessages().forEach(m -> setMessage.put(m.set().index(), m.message()));
+        List<SetResult> sets = new ArrayList<>();
+        JsonNode requestedSets = body.path("policySets");
+        for (int s = 0; s < requestedSets.size(); s++) {
+            sets.add(new SetResult(requestedSets.get(s).path("name").asText(),
+                    requestedSets.get(s).path("namespace").asText(""), setCompliance.get(s), setMessage.get(s)));
+        }
+        return new DependenciesDecision(UUID.randomUUID().toString(), policies, sets, cycles(result),
+                run.firedRules(), ruleBase.revision());
+    }
+
+    /** Each cycle as the names around the loop, from its smallest policy, following the dependency edges. */
+    static List<List<String>> cycles(Result result) {
+        Map<String, Set<String>> edges = new TreeMap<>();
+        result.edges().forEach(e -> edges.computeIfAbsent(e.from().canonical(), k -> new java.util.TreeSet<>()).add(e.to().canonical()));
+        List<List<String>> cycles = new ArrayList<>();
+        result.cycles().stream().sorted(Comparator.comparing(c -> c.first().canonical())).forEach(cycle -> {
+            Set<String> members = new java.util.HashSet<>();
+            cycle.members().forEach(m -> members.add(m.canonical()));
+            List<String> loop = new ArrayList<>();
+            Set<String> seen = new LinkedHashSet<>();
+            String at = cycle.first().canonical();
+            while (at != null && seen.add(at)) {
+                loop.add(at);
+                at = edges.getOrDefault(at, Set.of()).stream()
+                        .filter(next -> members.contains(next) && !seen.contains(next)).findFirst().orElse(null);
+            }
+            cycles.add(loop);
+        });
+        return cycles;
+    }
+
+    private static String id(Template template) {
+        return template.policyIndex() + "/" + template.index();
+    }
+
+    private static DependencyRef ref(Dependency dependency) {
+        return new DependencyRef(dependency.apiVersion(), dependency.kind(), dependency.name(),
+                dependency.namespace().isEmpty() ? null : dependency.namespace(), dependency.compliance());
+    }
+}

@@ -1,0 +1,33 @@
+package io.arbiter.decision.dependencies;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.arbiter.engine.FiredRule;
+
+import java.util.List;
+
+/** The response of {@code POST /v1/decisions/dependencies}, field for field as issue 7's Contract names them. */
+public record DependenciesDecision(String decisionId, List<PolicyResult> policies, List<SetResult> policySets,
+                                   List<List<String>> cycles, List<FiredRule> firedRules, String rulesRevision) {
+
+    /** {@code compliant} is null when no template has a state yet. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record PolicyResult(String name, String namespace, String compliant, List<TemplateResult> templates) {
+    }
+
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record TemplateResult(int index, String name, String state, String compliant, String message, String action,
+                                 List<UnmetDependency> unmet, List<String> waitingOn) {
+    }
+
+    public record UnmetDependency(DependencyRef dependency, String reason) {
+    }
+
+    /** A dependency as judged: after canonicalisation ({@code namespace} absent when empty). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record DependencyRef(String apiVersion, String kind, String name, String namespace, String compliance) {
+    }
+
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record SetResult(String name, String namespace, String compliant, String message) {
+    }
+}

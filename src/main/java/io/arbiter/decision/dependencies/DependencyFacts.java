@@ -1,0 +1,292 @@
+package io.arbiter.decision.dependencies;
+
+import io.arbiter.engine.Fact;
+
+import java.util.List;
+
+/**
+ * The facts of a dependency-gating decision (ocm-dependencies.md). Inserted: the request's policies, templates,
+ * dependencies (already canonicalised and PolicySet-expanded: pure renaming, section 2), PolicySet members and
+ * observed objects. Derived by {@code rules/dependencies/} and the compliance tables.
+ */
+public final class DependencyFacts {
+
+    public static final String COMPLIANT = "Compliant";
+    public static final String PENDING = "Pending";
+    public static final String NON_COMPLIANT = "NonCompliant";
+
+    private DependencyFacts() {
+    }
+
+    /** Where a template's dependency came from: the policy's {@code dependencies} or its own {@code extraDependencies}. */
+    public enum Source { POLICY, EXTRA }
+
+    /**
+     * One dependency after hub canonicalisation. {@code key} is its identity on the managed cluster
+     * (group|version|kind|effective namespace|name); {@code targetPolicy} is the canonical name when it names a Policy.
+     */
+    public record Dependency(String apiVersion, String group, String kind, String name, String namespace,
+                             String compliance, String key, String targetPolicy) {
+        public String label() {
+            return kind + " " + name;
+        }
+    }
+
+    /** {@code policies[index]}; {@code canonical} is {@code <namespace>.<name>}. */
+    public record PolicyFact(int index, String name, String namespace, String canonical) implements Fact {
+        @Override
+        public String factId() {
+            return "policies[" + index + "] " + canonical;
+        }
+    }
+
+    /** {@code policies[policyIndex].policyTemplates[index]}; {@code ownKey} finds its own object among the observed. */
+    public record Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
+                           String ownKey) implements Fact {
+        @Override
+        public String factId() {
+            return "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name;
+        }
+    }
+
+    /** An entry of a policy's {@code dependencies} (a PolicySet entry expands to several, one location). */
+    public record PolicyDependency(int policyIndex, int position, String location, Dependency dependency) implements Fact {
+        public String key() {
+            return dependency.key();
+        }
+
+        public String compliance() {
+            return dependency.compliance();
+        }
+
+        @Override
+        public String factId() {
+            return location + " " + dependency.label();
+        }
+    }
+
+    /** An entry of a template's {@code extraDependencies}. */
+    public record ExtraDependency(int policyIndex, int templateIndex, int position, String location,
+                                  Dependency dependency) implements Fact {
+        @Override
+        public String factId() {
+            return location + " " + dependency.label();
+        }
+    }
+
+    /** A later {@code dependencies} entry on the same object with another compliance: the first one wins. */
+    public record SkippedDependency(PolicyDependency dependency, PolicyDependency by) implements Fact {
+        @Override
+        public String factId() {
+            return dependency.location() + " skipped for " + by.location();
+        }
+    }
+
+    /** A dependency a template must have met before it is applied (the union of both lists). */
+    public record Wanted(Template template, Source source, String location, Dependency dependency) implements Fact {
+        public String key() {
+            return dependency.key();
+        }
+
+        public String compliance() {
+            return dependency.compliance();
+        }
+
+        public String group() {
+            return dependency.group();
+        }
+
+        public boolean wantsCompliant() {
+            return COMPLIANT.equals(dependency.compliance());
+        }
+
+        public String targetPolicy() {
+            return dependency.targetPolicy();
+        }
+
+        @Override
+        public String factId() {
+            return template.factId() + " wants " + dependency.label() + " " + dependency.compliance();
+        }
+    }
+
+    /** Two entries of one template want the same object in different compliance states. */
+    public record ConflictingCompliance(Template template, String dependencyName) implements Fact {
+        @Override
+        public String factId() {
+            return template.factId() + " conflicting on " + dependencyName;
+        }
+    }
+
+    /** {@code observed[index]}: an object on the managed cluster. {@code key} as {@link Dependency#key()}. */
+    public record Observed(int index, String kind, String name, String key, String localKey, String compliant,
+                           Integer totalViolations) implements Fact {
+        public boolean violationFree() {
+            return totalViolations != null && totalViolations == 0;
+        }
+
+        @Override
+        public String factId() {
+            return "observed[" + index + "] " + kind + " " + name;
+        }
+    }
+
+    /** A wanted dependency that is met. */
+    public record Met(Wanted wanted) implements Fact {
+        public Template template() {
+            return wanted.template();
+        }
+
+        @Override
+        public String factId() {
+            return "met " + wanted.factId();
+        }
+    }
+
+    /** A wanted dependency that is not met, and why. */
+    public record Unmet(Wanted wanted, String reason) implements Fact {
+        public Template template() {
+            return wanted.template();
+        }
+
+        public String label() {
+            return wanted.dependency().label();
+        }
+
+        public String targetPolicy() {
+            return wanted.targetPolicy();
+        }
+
+        @Override
+        public String factId() {
+            return "unmet " + wanted.factId();
+        }
+    }
+
+    /** The state a template reports: {@code state} ACTIVE, PENDING or TEMPLATE_ERROR; {@code compliant} may be null. */
+    public record TemplateState(Template template, String state, String compliant, String message) implements Fact {
+        @Override
+        public String factId() {
+            return template.factId() + " " + state;
+        }
+    }
+
+    /** What to do with the template's object: APPLY, NONE or DELETE. */
+    public record TemplateAction(Template template, String action) implements Fact {
+        @Override
+        public String factId() {
+            return template.factId() + " " + action;
+        }
+    }
+
+    /** A policy's compliance from its templates (the policy-compliance table). */
+    public record PolicyCompliance(PolicyFact policy, String compliant) implements Fact {
+        @Override
+        public String factId() {
+            return policy.factId() + " " + compliant;
+        }
+    }
+
+    /** {@code policySets[index]}. */
+    public record PolicySetFact(int index, String name, String namespace) implements Fact {
+        @Override
+        public String factId() {
+            return "policySets[" + index + "] " + namespace + "." + name;
+        }
+    }
+
+    /** One member of a PolicySet; {@code canonical} is {@code <set namespace>.<member>}. */
+    public record SetMember(PolicySetFact set, String member, String canonical) implements Fact {
+        @Override
+        public String factId() {
+            return set.factId() + " member " + member;
+        }
+    }
+
+    /** A member's compliance, from the request's policy of the same canonical name. */
+    public record MemberCompliance(SetMember member, String compliant) implements Fact {
+        public PolicySetFact set() {
+            return member.set();
+        }
+
+        public String memberName() {
+            return member.member();
+        }
+
+        @Override
+        public String factId() {
+            return member.factId() + " " + compliant;
+        }
+    }
+
+    /** A member with no compliance (not in the request, or its policy has no state). */
+    public record MemberUnknown(SetMember member) implements Fact {
+        public PolicySetFact set() {
+            return member.set();
+        }
+
+        public String memberName() {
+            return member.member();
+        }
+
+        @Override
+        public String factId() {
+            return member.factId() + " unknown";
+        }
+    }
+
+    /** A PolicySet's compliance over its members (the policyset-compliance table). */
+    public record SetCompliance(PolicySetFact set, String compliant) implements Fact {
+        @Override
+        public String factId() {
+            return set.factId() + " " + compliant;
+        }
+    }
+
+    /** One part of a PolicySet's status message; parts are joined by {@code order}. */
+    public record SetMessagePart(PolicySetFact set, int order, String text) implements Fact {
+        @Override
+        public String factId() {
+            return set.factId() + " message part " + order;
+        }
+    }
+
+    public record SetMessage(PolicySetFact set, String message) implements Fact {
+        @Override
+        public String factId() {
+            return set.factId() + " message";
+        }
+    }
+
+    /** A pending template waits on a dependency ("Kind name"), directly or through a request policy. */
+    public record WaitingOn(Template template, String label, String targetPolicy) implements Fact {
+        @Override
+        public String factId() {
+            return template.factId() + " waits on " + label;
+        }
+    }
+
+    /** A request policy depends on another request policy (an edge of the dependency graph). */
+    public record DependsOn(PolicyFact from, PolicyFact to) implements Fact {
+        @Override
+        public String factId() {
+            return from.canonical() + " -> " + to.canonical();
+        }
+    }
+
+    /** {@code from} reaches {@code to} along dependency edges. */
+    public record Reaches(PolicyFact from, PolicyFact to) implements Fact {
+        @Override
+        public String factId() {
+            return from.canonical() + " ->* " + to.canonical();
+        }
+    }
+
+    /** A dependency cycle, named by its smallest policy; {@code members} are the policies on it. */
+    public record Cycle(PolicyFact first, List<PolicyFact> members) implements Fact {
+        @Override
+        public String factId() {
+            return "cycle at " + first.canonical();
+        }
+    }
+}

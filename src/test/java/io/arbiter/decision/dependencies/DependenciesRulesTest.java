@@ -1,0 +1,350 @@
+package io.arbiter.decision.dependencies;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.dependencies.DependencyFacts.TemplateState;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.FiredRule;
+import io.arbiter.testing.RuleTestSupport;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.arbiter.testing.RuleTestSupport.assertFired;
+import static io.arbiter.testing.RuleTestSupport.assertFiredBefore;
+import static io.arbiter.testing.RuleTestSupport.assertFiredTimes;
+import static io.arbiter.testing.RuleTestSupport.assertNotFired;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Rules of rules/dependencies/ and the tables of decision-tables/dependencies/ (ocm-dependencies.md sections 3
+ * to 9): each rule fires on its case, its neighbours do not.
+ */
+class DependenciesRulesTest {
+
+    // 10-gating.drl
+    static final String SKIPPED = "A later policy dependency on the same object with another compliance is skipped";
+    static final String POLICY_DEP = "A policy dependency applies to every template of the policy";
+    static final String EXTRA_DEP = "A template's extra dependency applies to that template";
+    static final String CONFLICT = "An extra dependency wanting an object in another compliance conflicts";
+    static final String CT_ABSENT_MET = "Absent ConstraintTemplate not wanted Compliant is met";
+    static final String ABSENT = "Absent dependency object is unmet";
+    static final String CT_MET = "Existing ConstraintTemplate counts as Compliant: met when wanted Compliant";
+    static final String CT_UNMET = "Existing ConstraintTemplate counts as Compliant: unmet when wanted otherwise";
+    static final String C_NO_COUNT = "Gatekeeper constraint without totalViolations is unmet";
+    static final String C_MET = "Gatekeeper constraint whose violations agree with the wanted compliance is met";
+    static final String C_UNMET = "Gatekeeper constraint whose violations disagree with the wanted compliance is unmet";
+    static final String NO_STATUS = "Dependency object without a compliance is unmet";
+    static final String EXACT = "Dependency object with exactly the wanted compliance is met";
+    static final String MISMATCH = "Dependency object with another compliance is unmet";
+    static final String ERROR = "A template with conflicting compliance states is a template error";
+    static final String PENDING = "A template with an unmet dependency is pending";
+    static final String IGNORED = "A pending template with ignorePending reports Compliant";
+    static final String ACTIVE = "A template with every dependency met is active and reports its object's compliance";
+    static final String ACTIVE_NO_STATE = "A template with every dependency met and no object yet is active without a state";
+    static final String APPLY = "An active template is applied";
+    static final String DELETE = "A gated template that is applied is deleted";
+    static final String NONE = "A gated template that is not applied stays absent";
+    // policy-compliance.drl.csv
+    static final String ROW_NON_COMPLIANT = "Any template NonCompliant";
+    static final String ROW_PENDING = "Else any template Pending";
+    static final String ROW_COMPLIANT = "Else every template Compliant";
+    // policyset-compliance.drl.csv
+    static final String SET_NON_COMPLIANT = "Any member NonCompliant";
+    static final String SET_PENDING = "Else any member Pending";
+    static final String SET_COMPLIANT = "Else every member Compliant";
+    // 20-reporting.drl
+    static final String MEMBER = "A set member reports the compliance of its policy";
+    static final String UNKNOWN = "A set member without a compliance is unknown";
+    static final String EDGE = "A dependency on a request policy is an edge";
+    static final String CYCLE = "The smallest policy on a loop names its cycle";
+    static final String WAITS = "A pending template waits on its unmet dependencies";
+    static final String WAITS_THROUGH = "A template waits on what a pending request policy it waits on waits on";
+
+    static final List<String> JUDGE_RULES = List.of(CT_ABSENT_MET, ABSENT, CT_MET, CT_UNMET, C_NO_COUNT, C_MET, C_UNMET,
+            NO_STATUS, EXACT, MISMATCH);
+    static final List<String> STATE_RULES = List.of(ERROR, PENDING, IGNORED, ACTIVE, ACTIVE_NO_STATE);
+    static final List<String> POLICY_ROWS = List.of(ROW_NON_COMPLIANT, ROW_PENDING, ROW_COMPLIANT);
+
+    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(DependenciesDecider.KIND, DependenciesDecider.PHASES);
+
+    private CompiledRuleBase.Run<DependenciesDecider.Result> run(String json) {
+        try {
+            JsonNode body = Documents.jsonMapper().readTree(json);
+            return ruleBase.run(DependenciesDecider.facts(body), DependenciesDecider.PHASES, DependenciesDecider::read);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** One policy {@code ns.p} with one template {@code t} (extra dependency {@code dep}) and the observed objects. */
+    private CompiledRuleBase.Run<DependenciesDecider.Result> oneTemplate(String dep, String observed) {
+        return run("""
+                {"policies": [{"name": "p", "namespace": "ns", "policyTemplates": [
+                  {"name": "t", "kind": "ConfigurationPolicy", "extraDependencies": [%s]}]}],
+                 "observed": [%s]}""".formatted(dep, observed));
+    }
+
+    private static String dep(String apiVersion, String kind, String name, String compliance) {
+        return "{\"apiVersion\": \"%s\", \"kind\": \"%s\", \"name\": \"%s\", \"compliance\": \"%s\"}"
+                .formatted(apiVersion, kind, name, compliance);
+    }
+
+    private static String obj(String apiVersion, String kind, String name, String extra) {
+        return "{\"apiVersion\": \"%s\", \"kind\": \"%s\", \"name\": \"%s\"%s}".formatted(apiVersion, kind, name, extra);
+    }
+
+    private static final String CM = "v1";
+    private static final String CT = "templates.gatekeeper.sh/v1";
+    private static final String CONSTRAINT = "constraints.gatekeeper.sh/v1beta1";
+
+    /** Exactly {@code rule} of the judging rules fired (once), and the others not. */
+    private static void assertOnlyJudge(List<FiredRule> fired, String rule) {
+        assertFiredTimes(fired, rule, 1);
+        JUDGE_RULES.stream().filter(r -> !r.equals(rule)).forEach(r -> assertNotFired(fired, r));
+    }
+
+    private static void assertOnlyState(List<FiredRule> fired, String rule) {
+        assertFiredTimes(fired, rule, 1);
+        STATE_RULES.stream().filter(r -> !r.equals(rule)).forEach(r -> assertNotFired(fired, r));
+    }
+
+    private static TemplateState onlyState(DependenciesDecider.Result result) {
+        assertEquals(1, result.states().size(), () -> "one template state: " + result.states());
+        return result.states().get(0);
+    }
+
+    // ---- judging one dependency (section 3) ---------------------------------------------------------
+
+    @Test
+    void exactComplianceIsMet() {
+        var run = oneTemplate(dep(CM, "ConfigMap", "c", "Compliant"), obj(CM, "ConfigMap", "c", ", \"compliant\": \"Compliant\""));
+        assertOnlyJudge(run.firedRules(), EXACT);
+        assertOnlyState(run.firedRules(), ACTIVE_NO_STATE);
+        assertFired(run.firedRules(), APPLY);
+        assertFiredBefore(run.firedRules(), EXACT, APPLY);
+    }
+
+    @Test
+    void anotherComplianceIsAMismatch() {
+        var run = oneTemplate(dep(CM, "ConfigMap", "c", "Compliant"), obj(CM, "ConfigMap", "c", ", \"compliant\": \"compliant\""));
+        assertOnlyJudge(run.firedRules(), MISMATCH);
+        assertEquals("Compliance mismatch on the dependency object", run.result().unmet().get(0).reason());
+        assertOnlyState(run.firedRules(), PENDING);
+    }
+
+    @Test
+    void missingStatusIsUnmet() {
+        var run = oneTemplate(dep(CM, "ConfigMap", "c", "Compliant"), obj(CM, "ConfigMap", "c", ""));
+        assertOnlyJudge(run.firedRules(), NO_STATUS);
+        assertEquals("Failed to find complianceState on the dependency object", run.result().unmet().get(0).reason());
+    }
+
+    @Test
+    void missingObjectIsUnmet() {
+        var run = oneTemplate(dep(CM, "ConfigMap", "c", "Compliant"), "");
+        assertOnlyJudge(run.firedRules(), ABSENT);
+        assertEquals("Dependency object not found", run.result().unmet().get(0).reason());
+    }
+
+    @Test
+    void absentConstraintTemplateNotWantedCompliantIsMet() {
+        var run = oneTemplate(dep(CT, "ConstraintTemplate", "ct", "NonCompliant"), "");
+        assertOnlyJudge(run.firedRules(), CT_ABSENT_MET);
+        assertOnlyState(run.firedRules(), ACTIVE_NO_STATE);
+    }
+
+    @Test
+    void absentConstraintTemplateWantedCompliantIsNotFound() {
+        var run = oneTemplate(dep(CT, "ConstraintTemplate", "ct", "Compliant"), "");
+        assertOnlyJudge(run.firedRules(), ABSENT);
+    }
+
+    @Test
+    void existingConstraintTemplateIsCompliant() {
+        assertOnlyJudge(oneTemplate(dep(CT, "ConstraintTemplate", "ct", "Compliant"),
+                obj(CT, "ConstraintTemplate", "ct", "")).firedRules(), CT_MET);
+        assertOnlyJudge(oneTemplate(dep(CT, "ConstraintTemplate", "ct", "Pending"),
+                obj(CT, "ConstraintTemplate", "ct", ", \"compliant\": \"Pending\"")).firedRules(), CT_UNMET);
+    }
+
+    @Test
+    void constraintIsCompliantIffNoViolations() {
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 0")).firedRules(), C_MET);
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "NonCompliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 2")).firedRules(), C_MET);
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 2")).firedRules(), C_UNMET);
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"compliant\": \"Compliant\"")).firedRules(), C_NO_COUNT);
+    }
+
+    // ---- combining (section 4) -------------------------------------------------------------------------
+
+    @Test
+    void policyDependenciesApplyToEveryTemplateAndTheFirstWins() {
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "dependencies": [%s, %s, %s],
+                  "policyTemplates": [{"name": "t1", "kind": "ConfigurationPolicy"}, {"name": "t2", "kind": "ConfigurationPolicy"}]}],
+                 "observed": [%s]}""".formatted(dep(CM, "ConfigMap", "c", "Compliant"), dep(CM, "ConfigMap", "c", "Pending"),
+                dep(CM, "ConfigMap", "c", "Compliant"), obj(CM, "ConfigMap", "c", ", \"compliant\": \"Compliant\"")));
+        assertFiredTimes(run.firedRules(), SKIPPED, 1);
+        assertFiredTimes(run.firedRules(), POLICY_DEP, 2); // the duplicate Compliant entry merges
+        assertNotFired(run.firedRules(), CONFLICT);
+        assertFiredTimes(run.firedRules(), EXACT, 2);
+        assertFiredTimes(run.firedRules(), ACTIVE_NO_STATE, 2);
+    }
+
+    @Test
+    void extraDependencyInAnotherComplianceIsATemplateError() {
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "dependencies": [%s],
+                  "policyTemplates": [{"name": "t", "kind": "ConfigurationPolicy", "applied": true, "extraDependencies": [%s]}]}]}"""
+                .formatted(dep(CM, "ConfigMap", "c", "Compliant"), dep(CM, "ConfigMap", "c", "NonCompliant")));
+        assertFiredTimes(run.firedRules(), CONFLICT, 1);
+        assertOnlyState(run.firedRules(), ERROR);
+        TemplateState state = onlyState(run.result());
+        assertEquals("TEMPLATE_ERROR", state.state());
+        assertEquals("NonCompliant", state.compliant());
+        assertTrue(state.message().contains("conflicting compliance states"), state.message());
+        assertFired(run.firedRules(), DELETE);
+        assertFired(run.firedRules(), ROW_NON_COMPLIANT);
+    }
+
+    // ---- template state, message and action (sections 5, 6, 8) --------------------------------------------
+
+    @Test
+    void pendingMessageCountsOnlyUnmetSortedAndDeduplicated() {
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "dependencies": [%s, %s],
+                  "policyTemplates": [{"name": "t", "kind": "ConfigurationPolicy", "extraDependencies": [%s, %s]}]}],
+                 "observed": [%s]}""".formatted(dep(CM, "Secret", "z", "Compliant"), dep(CM, "ConfigMap", "ok", "Compliant"),
+                dep(CM, "Secret", "z", "Compliant"), dep(CM, "ConfigMap", "b", "Compliant"),
+                obj(CM, "ConfigMap", "ok", ", \"compliant\": \"Compliant\"")));
+        TemplateState state = onlyState(run.result());
+        assertEquals("Dependencies were not satisfied: 2 are still pending (ConfigMap b, Secret z)", state.message());
+        assertFiredTimes(run.firedRules(), EXTRA_DEP, 1);
+        assertOnlyState(run.firedRules(), PENDING);
+        assertFired(run.firedRules(), NONE);
+        assertNotFired(run.firedRules(), DELETE);
+        assertNotFired(run.firedRules(), APPLY);
+    }
+
+    @Test
+    void ignorePendingReportsCompliantButStaysGated() {
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "policyTemplates": [
+                  {"name": "t", "kind": "ConfigurationPolicy", "ignorePending": true, "applied": true, "extraDependencies": [%s]}]}]}"""
+                .formatted(dep(CM, "ConfigMap", "c", "Compliant")));
+        TemplateState state = onlyState(run.result());
+        assertEquals("Compliant", state.compliant());
+        assertTrue(state.message().endsWith(" but ignorePending is true"), state.message());
+        assertOnlyState(run.firedRules(), IGNORED);
+        assertFired(run.firedRules(), DELETE);
+        assertFired(run.firedRules(), ROW_COMPLIANT);
+    }
+
+    @Test
+    void activeTemplateReportsItsObservedObject() {
+        var run = run("""
+                {"clusterNamespace": "c1", "policies": [{"name": "p", "namespace": "ns", "policyTemplates": [
+                  {"name": "t", "kind": "ConfigurationPolicy"}]}],
+                 "observed": [{"apiVersion": "policy.open-cluster-management.io/v1", "kind": "ConfigurationPolicy",
+                   "name": "t", "namespace": "c1", "compliant": "NonCompliant"}]}""");
+        assertOnlyState(run.firedRules(), ACTIVE);
+        assertEquals("NonCompliant", onlyState(run.result()).compliant());
+        assertFired(run.firedRules(), APPLY);
+        assertFired(run.firedRules(), ROW_NON_COMPLIANT);
+    }
+
+    // ---- aggregation tables (section 7) --------------------------------------------------------------------
+
+    private CompiledRuleBase.Run<DependenciesDecider.Result> templatesIn(String... compliances) {
+        StringBuilder templates = new StringBuilder();
+        StringBuilder observed = new StringBuilder();
+        for (int i = 0; i < compliances.length; i++) {
+            templates.append(i == 0 ? "" : ", ").append("{\"name\": \"t" + i + "\", \"kind\": \"ConfigurationPolicy\"}");
+            if (compliances[i] != null) {
+                observed.append(observed.isEmpty() ? "" : ", ").append(obj("policy.open-cluster-management.io/v1",
+                        "ConfigurationPolicy", "t" + i, ", \"namespace\": \"local-cluster\", \"compliant\": \"" + compliances[i] + "\""));
+            }
+        }
+        return run("{\"policies\": [{\"name\": \"p\", \"namespace\": \"ns\", \"policyTemplates\": [" + templates
+                + "]}], \"policySets\": [{\"name\": \"s\", \"namespace\": \"ns\", \"policies\": [\"p\"]}], \"observed\": [" + observed + "]}");
+    }
+
+    private static void assertOnlyRow(List<FiredRule> fired, String row) {
+        assertFiredTimes(fired, row, 1);
+        POLICY_ROWS.stream().filter(r -> !r.equals(row)).forEach(r -> assertNotFired(fired, r));
+    }
+
+    @Test
+    void nonCompliantBeatsPendingAndCompliant() {
+        var run = templatesIn("Compliant", "Pending", "NonCompliant");
+        assertOnlyRow(run.firedRules(), ROW_NON_COMPLIANT);
+        assertEquals("NonCompliant", run.result().policyCompliances().get(0).compliant());
+        assertFired(run.firedRules(), MEMBER);
+        assertFired(run.firedRules(), SET_NON_COMPLIANT);
+        assertNotFired(run.firedRules(), SET_PENDING);
+    }
+
+    @Test
+    void pendingBeatsCompliant() {
+        var run = templatesIn("Compliant", "Pending");
+        assertOnlyRow(run.firedRules(), ROW_PENDING);
+        assertFired(run.firedRules(), SET_PENDING);
+        assertNotFired(run.firedRules(), SET_COMPLIANT);
+    }
+
+    @Test
+    void compliantOnlyWhenEveryTemplateIs() {
+        var run = templatesIn("Compliant", "Compliant");
+        assertOnlyRow(run.firedRules(), ROW_COMPLIANT);
+        assertFired(run.firedRules(), SET_COMPLIANT);
+    }
+
+    @Test
+    void aTemplateWithoutStateLeavesThePolicyAndItsSetUnknown() {
+        var run = templatesIn("Compliant", null);
+        POLICY_ROWS.forEach(r -> assertNotFired(run.firedRules(), r));
+        assertTrue(run.result().policyCompliances().isEmpty());
+        assertFired(run.firedRules(), UNKNOWN);
+        assertNotFired(run.firedRules(), MEMBER);
+        assertNotFired(run.firedRules(), SET_COMPLIANT);
+        assertTrue(run.result().setCompliances().isEmpty(), () -> "set compliance: " + run.result().setCompliances());
+    }
+
+    // ---- waitingOn and cycles -------------------------------------------------------------------------------
+
+    @Test
+    void cyclesAndWaitingChains() {
+        String policyDep = "{\"apiVersion\": \"policy.open-cluster-management.io/v1\", \"kind\": \"Policy\", \"name\": \"%s\", \"compliance\": \"Compliant\"}";
+        var run = run("""
+                {"policies": [
+                  {"name": "a", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "ta", "kind": "ConfigurationPolicy"}]},
+                  {"name": "b", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "tb", "kind": "ConfigurationPolicy"}]},
+                  {"name": "c", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "tc", "kind": "ConfigurationPolicy"}]}]}"""
+                .formatted(policyDep.formatted("b"), policyDep.formatted("a"), policyDep.formatted("a")));
+        assertFiredTimes(run.firedRules(), EDGE, 3);
+        assertFiredTimes(run.firedRules(), CYCLE, 1);
+        assertEquals(List.of(List.of("ns.a", "ns.b")), DependenciesDecider.cycles(run.result()));
+        assertFiredTimes(run.firedRules(), WAITS, 3);
+        assertFired(run.firedRules(), WAITS_THROUGH);
+    }
+
+    @Test
+    void noCycleWithoutALoop() {
+        String policyDep = "{\"apiVersion\": \"policy.open-cluster-management.io/v1\", \"kind\": \"Policy\", \"name\": \"%s\", \"compliance\": \"Compliant\"}";
+        var run = run("""
+                {"policies": [
+                  {"name": "a", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "ta", "kind": "ConfigurationPolicy"}]},
+                  {"name": "b", "namespace": "ns", "policyTemplates": [{"name": "tb", "kind": "ConfigurationPolicy"}]}]}"""
+                .formatted(policyDep.formatted("b")));
+        assertFiredTimes(run.firedRules(), EDGE, 1);
+        assertNotFired(run.firedRules(), CYCLE);
+        assertNotFired(run.firedRules(), WAITS_THROUGH); // b is not pending
+        assertFiredTimes(run.firedRules(), WAITS, 1);
+    }
+}
