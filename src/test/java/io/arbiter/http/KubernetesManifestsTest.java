@@ -1,0 +1,108 @@
+package io.arbiter.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.cli.ArbiterCli;
+import io.arbiter.document.Documents;
+import io.arbiter.policy.PolicyParser;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** docker/kubernetes/ agrees with what the service accepts: arguments, ports, probes, the policy mount. */
+class KubernetesManifestsTest {
+
+    private static JsonNode manifest(String kind) throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("docker/kubernetes"))) {
+            for (Path file : files.sorted().toList()) {
+                JsonNode doc = Documents.parseYaml(Files.readAllBytes(file)).tree();
+                if (kind.equals(doc.path("kind").asText())) {
+                    return doc;
+                }
+            }
+        }
+        throw new AssertionError("no " + kind + " in docker/kubernetes");
+    }
+
+    private static String argAfter(List<String> args, String option) {
+        int at = args.indexOf(option);
+        assertTrue(at >= 0 && at + 1 < args.size(), option + " in " + args);
+        return args.get(at + 1);
+    }
+
+    @Test
+    void theDeploymentRunsThreeReplicasWithArgumentsTheCliAccepts() throws IOException {
+        JsonNode deployment = manifest("Deployment");
+        JsonNode container = deployment.path("spec").path("template").path("spec").path("containers").get(0);
+        List<String> args = new ArrayList<>();
+        container.path("args").forEach(arg -> args.add(arg.asText()));
+
+        assertEquals(3, deployment.path("spec").path("replicas").asInt());
+        var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs(args.toArray(String[]::new));
+        assertEquals("serve", parsed.subcommand().commandSpec().name());
+        assertTrue(args.contains("--watch"), args.toString());
+        assertEquals(container.path("ports").get(0).path("containerPort").asText(), argAfter(args, "--port"));
+    }
+
+    @Test
+    void probesUseTheHealthEndpointsOnTheServedPort() throws IOException {
+        JsonNode container = manifest("Deployment").path("spec").path("template").path("spec").path("containers").get(0);
+        String portName = container.path("ports").get(0).path("name").asText();
+
+        assertEquals("/readyz", container.path("readinessProbe").path("httpGet").path("path").asText());
+        assertEquals("/healthz", container.path("livenessProbe").path("httpGet").path("path").asText());
+        assertEquals(portName, container.path("readinessProbe").path("httpGet").path("port").asText());
+        assertEquals(portName, container.path("livenessProbe").path("httpGet").path("port").asText());
+        assertEquals(portName, manifest("Service").path("spec").path("ports").get(0).path("targetPort").asText());
+    }
+
+    @Test
+    void thePolicyConfigMapIsMountedWhereServeReadsItAndIsValid() throws IOException {
+        JsonNode pod = manifest("Deployment").path("spec").path("template").path("spec");
+        JsonNode container = pod.path("containers").get(0);
+        List<String> args = new ArrayList<>();
+        container.path("args").forEach(arg -> args.add(arg.asText()));
+        Path policyFile = Path.of(argAfter(args, "--policy"));
+        JsonNode configMap = manifest("ConfigMap");
+
+        JsonNode mount = null;
+        for (JsonNode candidate : container.path("volumeMounts")) {
+            if (candidate.path("mountPath").asText().equals(policyFile.getParent().toString())) {
+                mount = candidate;
+            }
+        }
+        assertTrue(mount != null, "a volume is mounted at " + policyFile.getParent());
+        String volume = mount.path("name").asText();
+        JsonNode source = null;
+        for (JsonNode candidate : pod.path("volumes")) {
+            if (candidate.path("name").asText().equals(volume)) {
+                source = candidate;
+            }
+        }
+        assertEquals(configMap.path("metadata").path("name").asText(), source.path("configMap").path("name").asText());
+        String policy = configMap.path("data").path(policyFile.getFileName().toString()).asText();
+        assertTrue(!policy.isBlank(), "the ConfigMap holds " + policyFile.getFileName());
+        PolicyParser.parse(policy.getBytes(), "application/yaml");
+    }
+
+    @Test
+    void disruptionBudgetAndAutoscalerTargetTheDeployment() throws IOException {
+        JsonNode deployment = manifest("Deployment");
+        JsonNode labels = deployment.path("spec").path("template").path("metadata").path("labels");
+
+        assertEquals(labels, manifest("PodDisruptionBudget").path("spec").path("selector").path("matchLabels"));
+        assertEquals(labels, manifest("Service").path("spec").path("selector"));
+        JsonNode hpa = manifest("HorizontalPodAutoscaler").path("spec");
+        assertEquals(deployment.path("metadata").path("name").asText(), hpa.path("scaleTargetRef").path("name").asText());
+        assertTrue(hpa.path("minReplicas").asInt() >= 3);
+        assertTrue(manifest("PodDisruptionBudget").path("spec").path("minAvailable").asInt() < deployment.path("spec").path("replicas").asInt());
+    }
+}
