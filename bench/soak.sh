@@ -17,9 +17,9 @@ pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 until curl -sf "http://127.0.0.1:$port/readyz" > /dev/null; do sleep 0.2; done
 
-heap() { jcmd $pid GC.run > /dev/null; sleep 1; jcmd $pid GC.heap_info | awk '/used/ {for (i = 1; i <= NF; i++) if ($i == "used") {print $(i+1); exit}}'; }
+heap() { jcmd $pid GC.run > /dev/null; sleep 1; jcmd $pid GC.heap_info | grep -m1 -o 'used [0-9]*K' | grep -o '[0-9]*K'; }
 # warm up, then measure the baseline
-for i in $(seq 1 2000); do echo; done | xargs -P 4 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/v1/decisions/implementation" \
+seq 1 2000 | xargs -P 4 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/v1/decisions/implementation" \
     -H 'Content-Type: application/json' -d '{"interface": {"path": "cap.interface.database.postgresql.install"}}'
 before=$(heap)
 
@@ -33,10 +33,11 @@ end=$((SECONDS + duration))
     i=$((i + 1)); sleep 1
   done
 ) > "$(dirname "$log")/reloads.txt" &
-while [ $SECONDS -lt $end ]; do echo; done | xargs -P 8 -I{} curl -s -o /dev/null -w '%{http_code}\n' \
+reloader=$!
+while [ $SECONDS -lt $end ]; do echo request; done | xargs -P 8 -I{} curl -s -o /dev/null -w '%{http_code}\n' \
     "http://127.0.0.1:$port/v1/decisions/implementation" -H 'Content-Type: application/json' \
     -d '{"interface": {"path": "cap.interface.database.postgresql.install"}}' > "$(dirname "$log")/codes.txt" || true
-wait %1 2>/dev/null || true
+wait $reloader || true
 after=$(heap)
 
 total=$(wc -l < "$(dirname "$log")/codes.txt")
