@@ -31,7 +31,7 @@ public final class DependenciesDecider {
     public static final List<String> PHASES = List.of("deps-first-wins", "deps-union", "deps-conflicts", "deps-judge",
             "deps-template-state", "deps-template-action", "deps-policy-compliance", "deps-set-members",
             "deps-set-unknown", "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
-            "deps-graph", "deps-reach", "deps-cycles");
+            "deps-graph", "deps-peel", "deps-reach", "deps-cycles");
 
     public static final String POLICY_GROUP = "policy.open-cluster-management.io";
     public static final String POLICY_API = POLICY_GROUP + "/v1";

@@ -274,6 +274,14 @@ public final class DependencyFacts {
         }
     }
 
+    /** A policy that cannot be on a dependency cycle: nothing left on a loop leads to it, or it leads nowhere. */
+    public record OffCycle(PolicyFact policy) implements Fact {
+        @Override
+        public String factId() {
+            return policy.canonical() + " is on no cycle";
+        }
+    }
+
     /** {@code from} reaches {@code to} along dependency edges. */
     public record Reaches(PolicyFact from, PolicyFact to) implements Fact {
         @Override
