@@ -100,7 +100,7 @@ public final class RuleBaseBuilder {
 
     public static CompiledRuleBase build(String name, List<RuleFile> files, List<String> phases) {
         if (files.isEmpty()) {
-            throw new RuleBaseException("rule base '" + name + "' has no rule files");
+            throw new RuleBaseException("the rule base '" + name + "' has no rule files");
         }
         for (RuleFile file : files) {
             if (file.type() == ResourceType.DTABLE && rulesIn(file) == 0) {
@@ -125,9 +125,9 @@ public final class RuleBaseBuilder {
                 .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
                 .sorted().toList();
         if (ruleNames.isEmpty()) {
-            throw new RuleBaseException("rule base '" + name + "' compiled to zero rules from " + files.size() + " file(s)");
+            throw new RuleBaseException("the rule base '" + name + "' compiled to zero rules from " + files.size() + " file(s)");
         }
-        LOG.info("rule base '{}' {}: {} rules from {} files in {} ms", name, precompiled != null ? "loaded precompiled" : "built",
+        LOG.info("the rule base '{}' {}: {} rules from {} files in {} ms", name, precompiled != null ? "loaded precompiled" : "built",
                 ruleNames.size(), files.size(), (System.nanoTime() - started) / 1_000_000);
         return new CompiledRuleBase(name, kieBase, kieBase.newKieSessionsPool(POOL_SIZE), List.copyOf(phases),
                 revision, ruleNames, files.stream().map(RuleFile::name).toList());
@@ -169,11 +169,11 @@ public final class RuleBaseBuilder {
         try {
             builder = services.newKieBuilder(fileSystem).buildAll(ExecutableModelProject.class);
         } catch (RuntimeException e) {
-            throw new RuleBaseException("rule base '" + name + "' does not compile: " + e.getMessage(), e);
+            throw new RuleBaseException("the rule base '" + name + "' does not compile: " + e.getMessage(), e);
         }
         List<Message> errors = builder.getResults().getMessages(Message.Level.ERROR);
         if (!errors.isEmpty()) {
-            StringBuilder message = new StringBuilder("rule base '" + name + "' does not compile:");
+            StringBuilder message = new StringBuilder("the rule base '" + name + "' does not compile:");
             errors.forEach(error -> message.append("\n  ").append(error.getPath()).append(" line ")
                     .append(error.getLine()).append(": ").append(firstLine(error.getText())));
             throw new RuleBaseException(message.toString());
