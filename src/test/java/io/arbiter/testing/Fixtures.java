@@ -77,7 +77,10 @@ public final class Fixtures {
                 RuleTestSupport.ruleBase(io.arbiter.decision.backend.BackendDecider.KIND, io.arbiter.decision.backend.BackendDecider.PHASES),
                 io.arbiter.decision.dependencies.DependenciesPolicyType.NAME,
                 RuleTestSupport.ruleBase(io.arbiter.decision.dependencies.DependenciesDecider.KIND,
-                        io.arbiter.decision.dependencies.DependenciesDecider.PHASES)),
+                        io.arbiter.decision.dependencies.DependenciesDecider.PHASES),
+                io.arbiter.decision.rollout.RolloutPolicyType.NAME,
+                RuleTestSupport.ruleBase(io.arbiter.decision.rollout.RolloutDecider.KIND,
+                        io.arbiter.decision.rollout.RolloutDecider.PHASES)),
                 catalog, store, Settings.DEFAULT_PLATFORM);
     }
 

@@ -1,0 +1,354 @@
+package io.arbiter.decision.rollout;
+
+import io.arbiter.engine.Fact;
+
+import java.util.List;
+
+/**
+ * The facts of a rollout decision (ocm-rollout.md sections 1 to 3, seed 004). Inserted: the parsed strategy
+ * ({@link Settings}, {@link LimitSpec}, {@link MandatoryEntry}), the decision groups and each group cluster with
+ * its record, if any ({@link ClusterState}), and the records of clusters in no group ({@link StrayRecord}).
+ * Everything else is derived by {@code rules/rollout/} and {@code decision-tables/rollout/}. Times are epoch
+ * microseconds, durations microseconds.
+ */
+public final class RolloutFacts {
+
+    public static final String ALL = "All";
+    public static final String PROGRESSIVE = "Progressive";
+    public static final String PROGRESSIVE_PER_GROUP = "ProgressivePerGroup";
+
+    public static final String TO_APPLY = "ToApply";
+    public static final String PROGRESSING = "Progressing";
+    public static final String SUCCEEDED = "Succeeded";
+    public static final String FAILED = "Failed";
+    public static final String TIME_OUT = "TimeOut";
+    public static final String SKIP = "Skip";
+
+    /** The walk over the mandatory decision groups, and the walk over the others (or over every record). */
+    public static final String MANDATORY = "mandatory";
+    public static final String REST = "rest";
+
+    /** The scope of a limit measured against every cluster rather than one group. */
+    public static final int EVERY_GROUP = -1;
+
+    private RolloutFacts() {
+    }
+
+    /** The clusters by name (their rank). */
+    public static List<ClusterState> byRank(List<?> clusters) {
+        return clusters.stream().map(ClusterState.class::cast).sorted(java.util.Comparator.comparingInt(ClusterState::rank))
+                .toList();
+    }
+
+    /** Two lists of clusters merged by name. */
+    public static List<ClusterState> byRank(List<ClusterState> some, List<ClusterState> others) {
+        List<ClusterState> all = new java.util.ArrayList<>(some);
+        all.addAll(others);
+        return byRank(all);
+    }
+
+    /** {@code a + b}, saturating instead of overflowing (a Go duration may be ~292 years). */
+    public static long plus(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? (a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : sum;
+    }
+
+    /**
+     * The request's strategy: {@code deadline} is null when there is none ({@code ""} or {@code "None"}).
+     * {@code minSuccess} is as given; whether the strategy soaks at all is the rules' call.
+     */
+    public record Settings(String type, boolean progressive, String remediationAction, long now, long minSuccess,
+                           Long deadline) implements Fact {
+        public Settings(String type, String remediationAction, long now, long minSuccess, Long deadline) {
+            this(type, !ALL.equals(type), remediationAction, now, minSuccess, deadline);
+        }
+
+        @Override
+        public String factId() {
+            return "strategy " + type + ", remediationAction " + remediationAction;
+        }
+    }
+
+    /** {@code maxFailures} or {@code maxConcurrency} as given: a count or a percentage (exactly one is set). */
+    public record LimitSpec(String field, Integer count, Double percent) implements Fact {
+        @Override
+        public String factId() {
+            return field + " " + (count != null ? count.toString() : percent + "%");
+        }
+    }
+
+    /** {@code mandatoryDecisionGroups[position]}: a name, or else an index ({@code {}} means index 0). */
+    public record MandatoryEntry(int position, String groupName, int groupIndex) implements Fact {
+        @Override
+        public String factId() {
+            return "mandatoryDecisionGroups[" + position + "]";
+        }
+    }
+
+    /** A decision group; {@code order} is its place in ascending {@code groupIndex}. */
+    public record Group(int groupIndex, String groupName, int order, int size) implements Fact {
+        @Override
+        public String factId() {
+            return "group " + groupIndex + (groupName.isEmpty() ? "" : " " + groupName);
+        }
+    }
+
+    /**
+     * A cluster of a decision group with its rollout record, if it has one ({@code status} null otherwise).
+     * {@code rank} is its place among all group clusters by name; {@code recordRank} its place among the group
+     * clusters that have a record, by name (-1 without a record); {@code recordIndex} the record's index in the
+     * request's {@code clusters}.
+     */
+    public record ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
+                               String status, Long lastTransition) implements Fact {
+        /** When the current status began: its transition time, or now when the record has none. */
+        public long since(long now) {
+            return lastTransition != null ? lastTransition : now;
+        }
+
+        @Override
+        public String factId() {
+            return "cluster " + name;
+        }
+    }
+
+    /** A record whose cluster is in no decision group. */
+    public record StrayRecord(int index, String cluster, String status) implements Fact {
+        @Override
+        public String factId() {
+            return "clusters[" + index + "] " + cluster;
+        }
+    }
+
+    // ---- derived -----------------------------------------------------------------------------------------
+
+    /** A group the walk of {@code phase} covers: {@code mandatory} or {@code rest}. */
+    public record PhaseGroup(String phase, Group group) implements Fact {
+        @Override
+        public String factId() {
+            return phase + " " + group.factId();
+        }
+    }
+
+    /** How long a succeeded cluster soaks before it frees its place ({@code All} does not soak). */
+    public record SoakTime(long duration) implements Fact {
+        @Override
+        public String factId() {
+            return "soak " + duration + "µs";
+        }
+    }
+
+    /** A limit to resolve: {@code field} measured against {@code total}, with {@code fallback} for unset or ≤ 0. */
+    public record LimitQuery(String field, int scope, int total, int fallback) implements Fact {
+        @Override
+        public String factId() {
+            return field + (scope == EVERY_GROUP ? "" : " of group " + scope) + " over " + total;
+        }
+    }
+
+    /** A limit as given, before defaults and clamping. */
+    public record LimitCandidate(LimitQuery query, int value) implements Fact {
+        @Override
+        public String factId() {
+            return query.factId() + " = " + value;
+        }
+    }
+
+    /** A resolved limit. */
+    public record Limit(String field, int scope, int value) implements Fact {
+        @Override
+        public String factId() {
+            return field + (scope == EVERY_GROUP ? "" : " of group " + scope) + " = " + value;
+        }
+    }
+
+    /** The status table's reading of a record: NEW, SUCCEEDED, WATCHED or FINISHED; whether it is a failure. */
+    public record StatusKind(ClusterState cluster, String kind, boolean failure) implements Fact {
+        @Override
+        public String factId() {
+            return cluster.factId() + " " + cluster.status() + " is " + kind;
+        }
+    }
+
+    /**
+     * A record classified at {@code now}: ROLLOUT (to roll out or keep watching), TIMEOUT (its deadline passed
+     * now) or DONE; {@code status} after classification; {@code recheckAt} when a soak ends or a deadline passes.
+     */
+    public record Classified(ClusterState cluster, int groupIndex, int recordRank, String outcome, String status,
+                             Long recheckAt, boolean failure) implements Fact {
+        public boolean toApply() {
+            return TO_APPLY.equals(cluster.status());
+        }
+
+        @Override
+        public String factId() {
+            return cluster.factId() + " " + outcome + " " + status;
+        }
+    }
+
+    /** The clusters of a group of the walk of {@code phase} without a record, and those whose record is ToApply, by name. */
+    public record NewClusters(String phase, Group group, List<ClusterState> withoutRecord, List<ClusterState> toApply)
+            implements Fact {
+        @Override
+        public String factId() {
+            return group.factId() + ": " + withoutRecord.size() + " without a record, " + toApply.size() + " to apply";
+        }
+    }
+
+    /** Starts the per-group walk of a phase. */
+    public record GroupWalkStart(String phase) implements Fact {
+        @Override
+        public String factId() {
+            return phase + " group walk";
+        }
+    }
+
+    /**
+     * The per-group walk (ocm-rollout.md section 3, perGroup) after {@code walked} groups: {@code position} is the
+     * order of the next group; {@code rolled} the length of the rollout list; {@code failures} the failed or
+     * timed-out clusters of the walked groups; {@code tolerated} those of them still in the rollout list (Failed
+     * within the deadline); {@code breach} whether the last group broke its maxFailures.
+     */
+    public record GroupWalk(String phase, int groups, int position, int walked, int rolled, int failures,
+                            int tolerated, boolean breach, boolean stopped) implements Fact {
+        public GroupWalk passOver() {
+            return new GroupWalk(phase, groups, position + 1, walked, rolled, failures, tolerated, breach, stopped);
+        }
+
+        public GroupWalk next(int added, int failed, int stillTolerated, boolean broke) {
+            return new GroupWalk(phase, groups, position + 1, walked + 1, rolled + added, failures + failed,
+                    tolerated + stillTolerated, broke, stopped);
+        }
+
+        public GroupWalk stop() {
+            return new GroupWalk(phase, groups, position, walked, rolled, failures, tolerated, breach, true);
+        }
+
+        /** Stopped, or past the last group. */
+        public boolean done() {
+            return stopped || position >= groups;
+        }
+
+        @Override
+        public String factId() {
+            return phase + " group walk at " + position;
+        }
+    }
+
+    /**
+     * The per-cluster walk (section 3, perCluster) over the records by name: {@code position} is the record rank
+     * to examine next, {@code examined} how many were, {@code rolled} the length of the rollout list.
+     */
+    public record RecordWalk(String phase, int records, int size, int maxFailures, int position, int examined,
+                             int rolled, int failures, boolean breach, boolean stopped, boolean filled) implements Fact {
+        public RecordWalk next(int added, int failed) {
+            return new RecordWalk(phase, records, size, maxFailures, position + 1, examined + 1, rolled + added,
+                    failures + failed, breach, stopped, filled);
+        }
+
+        public RecordWalk breached() {
+            return new RecordWalk(phase, records, size, maxFailures, position, examined, rolled, failures, true, stopped, filled);
+        }
+
+        public RecordWalk stop() {
+            return new RecordWalk(phase, records, size, maxFailures, position, examined, rolled, failures, breach, true, filled);
+        }
+
+        public RecordWalk fill(int added) {
+            return new RecordWalk(phase, records, size, maxFailures, position, examined, rolled + added, failures, breach,
+                    stopped, true);
+        }
+
+        @Override
+        public String factId() {
+            return phase + " record walk at " + position;
+        }
+    }
+
+    /**
+     * A cluster in the rollout list of a phase. Order: {@code section} 0 (records) before 1 (new clusters), then
+     * {@code key}.
+     */
+    public record RolloutEntry(String phase, ClusterState cluster, int section, long key, String status, Long recheckAt)
+            implements Fact {
+        @Override
+        public String factId() {
+            return phase + " rollout " + cluster.name();
+        }
+    }
+
+    /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code key}. */
+    public record TimeoutEntry(String phase, ClusterState cluster, long key) implements Fact {
+        @Override
+        public String factId() {
+            return phase + " timeout " + cluster.name();
+        }
+    }
+
+    /** The failures of a phase went beyond its maxFailures. */
+    public record Breach(String phase) implements Fact {
+        @Override
+        public String factId() {
+            return phase + " breach";
+        }
+    }
+
+    /** The phase whose lists are the decision. */
+    public record Decided(String phase) implements Fact {
+        @Override
+        public String factId() {
+            return "decided by the " + phase + " walk";
+        }
+    }
+
+    /** A record of a cluster in no decision group: reported as removed. */
+    public record Removed(StrayRecord record) implements Fact {
+        @Override
+        public String factId() {
+            return "removed " + record.cluster();
+        }
+    }
+
+    /** The policy's aggregated rollout status. */
+    public record AggregatedStatus(String status) implements Fact {
+        @Override
+        public String factId() {
+            return "aggregated " + status;
+        }
+    }
+
+    /** A situation a cluster can be in after the walk (seed 004 policy layer); the treatment table reads them. */
+    public record Situation(String name) implements Fact {
+        public static final String UPDATED_NOW = "updated now";
+        public static final String WATCHED = "watched";
+        public static final String TIMED_OUT_NOW = "timed out now";
+        public static final String SKIPPED = "skipped";
+        public static final String ROLLED_OUT_BEFORE = "rolled out before";
+        public static final String WAITING = "waiting its turn";
+        public static final List<String> ALL_SITUATIONS = List.of(UPDATED_NOW, WATCHED, TIMED_OUT_NOW, SKIPPED,
+                ROLLED_OUT_BEFORE, WAITING);
+
+        @Override
+        public String factId() {
+            return "situation " + name;
+        }
+    }
+
+    /** The rollout status a cluster in {@code situation} reports; {@code as recorded}: the status it has. */
+    public record ReportedStatus(String situation, String status) implements Fact {
+        public static final String AS_RECORDED = "as recorded";
+
+        @Override
+        public String factId() {
+            return situation + " reports " + status;
+        }
+    }
+
+    /** The remediation action the replicated policy of a cluster in {@code situation} gets. */
+    public record ActionFor(String situation, String action) implements Fact {
+        @Override
+        public String factId() {
+            return situation + " gets " + action;
+        }
+    }
+}

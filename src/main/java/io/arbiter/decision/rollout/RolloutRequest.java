@@ -1,0 +1,257 @@
+package io.arbiter.decision.rollout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.rollout.RolloutFacts.ClusterState;
+import io.arbiter.decision.rollout.RolloutFacts.Group;
+import io.arbiter.decision.rollout.RolloutFacts.LimitSpec;
+import io.arbiter.decision.rollout.RolloutFacts.MandatoryEntry;
+import io.arbiter.decision.rollout.RolloutFacts.Settings;
+import io.arbiter.decision.rollout.RolloutFacts.Situation;
+import io.arbiter.decision.rollout.RolloutFacts.StrayRecord;
+import io.arbiter.document.Problem;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A rollout request, parsed and checked beyond its JSON Schema: durations, percentages, RFC 3339 times, unique
+ * group indexes and cluster names, a cluster in one group only. Every refusal names its field. Produces the facts
+ * of {@link RolloutFacts}; decides nothing.
+ */
+public final class RolloutRequest {
+
+    public static final String ENFORCE = "enforce";
+    private static final Set<String> STATUSES = Set.of(RolloutFacts.TO_APPLY, RolloutFacts.PROGRESSING,
+            RolloutFacts.SUCCEEDED, RolloutFacts.FAILED, RolloutFacts.TIME_OUT, RolloutFacts.SKIP);
+    /** The reference's check, unanchored as there: digits then h, m or s first (ocm-rollout.md section 1). */
+    private static final Pattern DEADLINE = Pattern.compile("^(([0-9])+[h|m|s])|None$");
+    private static final Pattern PERCENT = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?%");
+    private static final Map<String, String> FIELD_OF_TYPE = Map.of(RolloutFacts.ALL, "all",
+            RolloutFacts.PROGRESSIVE, "progressive", RolloutFacts.PROGRESSIVE_PER_GROUP, "progressivePerGroup");
+
+    private final List<Object> facts = new ArrayList<>();
+    private final List<ClusterState> clusters = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final Settings settings;
+
+    private RolloutRequest(JsonNode body) {
+        List<Problem> problems = new ArrayList<>();
+        JsonNode strategy = body.path("strategy");
+        String type = strategy.path("type").asText("");
+        if (type.isEmpty()) {
+            type = RolloutFacts.ALL;
+        }
+        String where = "$.strategy." + FIELD_OF_TYPE.get(type);
+        JsonNode config = strategy.path(FIELD_OF_TYPE.get(type));
+
+        long minSuccess = duration(config, "minSuccessTime", where, problems);
+        Long deadline = deadline(config, where, problems);
+        limit(config, "maxFailures", where, problems);
+        if (type.equals(RolloutFacts.PROGRESSIVE)) {
+            limit(config, "maxConcurrency", where, problems);
+        }
+        if (!type.equals(RolloutFacts.ALL)) {
+            JsonNode mandatory = config.path("mandatoryDecisionGroups");
+            for (int i = 0; i < mandatory.size(); i++) {
+                JsonNode entry = mandatory.get(i);
+                facts.add(new MandatoryEntry(i, entry.path("groupName").asText(""), entry.path("groupIndex").asInt(0)));
+            }
+        }
+        long now = body.has("now") ? time(body.get("now").asText(), "$.now", problems) : micros(Instant.now());
+        settings = new Settings(type, body.path("remediationAction").asText(ENFORCE), now, minSuccess, deadline);
+        facts.add(settings);
+
+        Map<String, JsonNode> records = records(body.path("clusters"), problems);
+        groupsAndClusters(body.path("decisionGroups"), records, problems);
+        if (!problems.isEmpty()) {
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
+                    "the rollout request is invalid: " + problems.get(0), problems);
+        }
+        Situation.ALL_SITUATIONS.forEach(name -> facts.add(new Situation(name)));
+    }
+
+    public static RolloutRequest parse(JsonNode body) {
+        return new RolloutRequest(body);
+    }
+
+    public List<Object> facts() {
+        return facts;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /** Every group cluster, by group index then name. */
+    public List<ClusterState> clusters() {
+        return clusters;
+    }
+
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    private long duration(JsonNode config, String field, String where, List<Problem> problems) {
+        String text = config.path(field).asText("");
+        if (text.isEmpty()) {
+            return 0;
+        }
+        try {
+            return GoDuration.parseMicros(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(Problem.at(where + "." + field, e.getMessage()));
+            return 0;
+        }
+    }
+
+    private Long deadline(JsonNode config, String where, List<Problem> problems) {
+        String text = config.path("progressDeadline").asText("");
+        if (text.isEmpty() || text.equals("None")) {
+            return null;
+        }
+        try {
+            if (!DEADLINE.matcher(text).find()) {
+                throw new IllegalArgumentException("'" + text + "' is not a deadline: give digits and h, m or s "
+                        + "(e.g. 90s, 10m, 1h30m), or None");
+            }
+            return GoDuration.parseMicros(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(Problem.at(where + ".progressDeadline", e.getMessage()));
+            return null;
+        }
+    }
+
+    private void limit(JsonNode config, String field, String where, List<Problem> problems) {
+        JsonNode value = config.path(field);
+        if (value.isMissingNode() || value.isNull()) {
+            return;
+        }
+        if (value.isIntegralNumber()) {
+            if (!value.canConvertToInt()) {
+                problems.add(Problem.at(where + "." + field, value + " is out of range"));
+                return;
+            }
+            facts.add(new LimitSpec(field, value.intValue(), null));
+        } else if (value.isTextual() && PERCENT.matcher(value.asText()).matches()) {
+            String text = value.asText();
+            facts.add(new LimitSpec(field, null, Double.parseDouble(text.substring(0, text.length() - 1))));
+        } else {
+            problems.add(Problem.at(where + "." + field,
+                    "'" + value.asText() + "' is neither a number of clusters nor a percentage (e.g. 2 or \"25%\")"));
+        }
+    }
+
+    private Map<String, JsonNode> records(JsonNode requested, List<Problem> problems) {
+        Map<String, JsonNode> records = new LinkedHashMap<>();
+        for (int i = 0; i < requested.size(); i++) {
+            JsonNode record = requested.get(i);
+            String name = record.path("name").asText();
+            if (records.containsKey(name)) {
+                problems.add(Problem.at("$.clusters[" + i + "].name", "cluster '" + name + "' has a record already"));
+                continue;
+            }
+            JsonNode time = record.path("lastTransitionTime");
+            if (time.isTextual()) {
+                time(time.asText(), "$.clusters[" + i + "].lastTransitionTime", problems);
+            }
+            String status = record.path("status").asText();
+            if (!STATUSES.contains(status)) {
+                warnings.add("$.clusters[" + i + "].status: '" + status + "' is not a rollout status; it is treated "
+                        + "like Progressing (as the reference does)");
+            }
+            records.put(name, record);
+        }
+        return records;
+    }
+
+    private void groupsAndClusters(JsonNode requested, Map<String, JsonNode> records, List<Problem> problems) {
+        Map<Integer, Integer> groupAt = new HashMap<>();
+        Map<String, Integer> groupOf = new HashMap<>();
+        record Member(String name, int groupIndex) {
+        }
+        List<Member> members = new ArrayList<>();
+        List<int[]> groups = new ArrayList<>();
+        for (int g = 0; g < requested.size(); g++) {
+            JsonNode group = requested.get(g);
+            int index = group.path("groupIndex").asInt();
+            if (groupAt.putIfAbsent(index, g) != null) {
+                problems.add(Problem.at("$.decisionGroups[" + g + "].groupIndex",
+                        "group index " + index + " is used by decisionGroups[" + groupAt.get(index) + "] already"));
+                continue;
+            }
+            groups.add(new int[]{index, g});
+            JsonNode names = group.path("clusters");
+            for (int c = 0; c < names.size(); c++) {
+                String name = names.get(c).asText();
+                Integer other = groupOf.putIfAbsent(name, index);
+                if (other != null) {
+                    problems.add(Problem.at("$.decisionGroups[" + g + "].clusters[" + c + "]",
+                            "cluster '" + name + "' is in group " + other + " already; a cluster belongs to one group"));
+                    continue;
+                }
+                members.add(new Member(name, index));
+            }
+        }
+        if (!problems.isEmpty()) {
+            return;
+        }
+        groups.sort(Comparator.comparingInt(group -> group[0]));
+        Map<Integer, Integer> sizes = new HashMap<>();
+        members.forEach(member -> sizes.merge(member.groupIndex(), 1, Integer::sum));
+        Map<Integer, Integer> order = new HashMap<>();
+        for (int[] group : groups) {
+            JsonNode source = requested.get(group[1]);
+            order.put(group[0], order.size());
+            facts.add(new Group(group[0], source.path("groupName").asText(""), order.get(group[0]),
+                    sizes.getOrDefault(group[0], 0)));
+        }
+        List<Member> byName = members.stream().sorted(Comparator.comparing(Member::name)).toList();
+        Map<String, Integer> recordIndex = new HashMap<>();
+        records.keySet().forEach(name -> recordIndex.put(name, recordIndex.size()));
+        int recordRank = 0;
+        for (int rank = 0; rank < byName.size(); rank++) {
+            Member member = byName.get(rank);
+            JsonNode record = records.get(member.name());
+            ClusterState cluster = record == null
+                    ? new ClusterState(member.name(), member.groupIndex(), order.get(member.groupIndex()), rank, -1, -1, null, null)
+                    : new ClusterState(member.name(), member.groupIndex(), order.get(member.groupIndex()), rank,
+                    recordIndex.get(member.name()), recordRank++, record.path("status").asText(),
+                    record.path("lastTransitionTime").isTextual()
+                            ? time(record.get("lastTransitionTime").asText(), "", problems) : null);
+            clusters.add(cluster);
+            facts.add(cluster);
+        }
+        clusters.sort(Comparator.comparingInt(ClusterState::groupOrder).thenComparingInt(ClusterState::rank));
+        int index = 0;
+        for (Map.Entry<String, JsonNode> record : records.entrySet()) {
+            if (!groupOf.containsKey(record.getKey())) {
+                facts.add(new StrayRecord(index, record.getKey(), record.getValue().path("status").asText()));
+            }
+            index++;
+        }
+    }
+
+    private static long time(String text, String where, List<Problem> problems) {
+        try {
+            return micros(OffsetDateTime.parse(text).toInstant());
+        } catch (DateTimeParseException e) {
+            problems.add(Problem.at(where, "'" + text + "' is not an RFC 3339 time (e.g. 2026-01-01T00:10:00Z)"));
+            return 0;
+        }
+    }
+
+    private static long micros(Instant instant) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+    }
+}
