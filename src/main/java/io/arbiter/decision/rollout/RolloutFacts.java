@@ -87,6 +87,17 @@ public final class RolloutFacts {
 
     /** A decision group; {@code order} is its place in ascending {@code groupIndex}. */
     public record Group(int groupIndex, String groupName, int order, int size) implements Fact {
+        /** Rules join on groups by {@code ==}: the index identifies a group in a request, so compare that only. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Group group && group.groupIndex == groupIndex && group.order == order;
+        }
+
+        @Override
+        public int hashCode() {
+            return groupIndex;
+        }
+
         @Override
         public String factId() {
             return "group " + groupIndex + (groupName.isEmpty() ? "" : " " + groupName);
@@ -101,6 +112,20 @@ public final class RolloutFacts {
      */
     public record ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
                                String status, Long lastTransition) implements Fact {
+        /**
+         * Rules join on clusters by {@code ==} thousands of times per decision, and Drools hashes every fact it
+         * inserts: the rank and the name identify a cluster in a request, so compare and hash those only.
+         */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof ClusterState cluster && cluster.rank == rank && cluster.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return rank;
+        }
+
         /** When the current status began: its transition time, or now when the record has none. */
         public long since(long now) {
             return lastTransition != null ? lastTransition : now;

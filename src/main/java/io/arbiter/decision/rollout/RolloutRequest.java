@@ -72,7 +72,7 @@ public final class RolloutRequest {
         settings = new Settings(type, body.path("remediationAction").asText(ENFORCE), now, minSuccess, deadline);
         facts.add(settings);
 
-        Map<String, JsonNode> records = records(body.path("clusters"), problems);
+        Map<String, Record> records = records(body.path("clusters"), problems);
         groupsAndClusters(body.path("decisionGroups"), records, problems);
         if (!problems.isEmpty()) {
             throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
@@ -152,8 +152,12 @@ public final class RolloutRequest {
         }
     }
 
-    private Map<String, JsonNode> records(JsonNode requested, List<Problem> problems) {
-        Map<String, JsonNode> records = new LinkedHashMap<>();
+    /** The records by cluster name, in request order, with their transition times parsed. */
+    private record Record(int index, String status, Long lastTransition) {
+    }
+
+    private Map<String, Record> records(JsonNode requested, List<Problem> problems) {
+        Map<String, Record> records = new LinkedHashMap<>();
         for (int i = 0; i < requested.size(); i++) {
             JsonNode record = requested.get(i);
             String name = record.path("name").asText();
@@ -162,20 +166,18 @@ public final class RolloutRequest {
                 continue;
             }
             JsonNode time = record.path("lastTransitionTime");
-            if (time.isTextual()) {
-                time(time.asText(), "$.clusters[" + i + "].lastTransitionTime", problems);
-            }
+            Long lastTransition = time.isTextual() ? time(time.asText(), "$.clusters[" + i + "].lastTransitionTime", problems) : null;
             String status = record.path("status").asText();
             if (!STATUSES.contains(status)) {
                 warnings.add("$.clusters[" + i + "].status: '" + status + "' is not a rollout status; it is treated "
                         + "like Progressing (as the reference does)");
             }
-            records.put(name, record);
+            records.put(name, new Record(i, status, lastTransition));
         }
         return records;
     }
 
-    private void groupsAndClusters(JsonNode requested, Map<String, JsonNode> records, List<Problem> problems) {
+    private void groupsAndClusters(JsonNode requested, Map<String, Record> records, List<Problem> problems) {
         Map<Integer, Integer> groupAt = new HashMap<>();
         Map<String, Integer> groupOf = new HashMap<>();
         record Member(String name, int groupIndex) {
@@ -217,34 +219,29 @@ public final class RolloutRequest {
                     sizes.getOrDefault(group[0], 0)));
         }
         List<Member> byName = members.stream().sorted(Comparator.comparing(Member::name)).toList();
-        Map<String, Integer> recordIndex = new HashMap<>();
-        records.keySet().forEach(name -> recordIndex.put(name, recordIndex.size()));
         int recordRank = 0;
         for (int rank = 0; rank < byName.size(); rank++) {
             Member member = byName.get(rank);
-            JsonNode record = records.get(member.name());
+            Record record = records.get(member.name());
             ClusterState cluster = record == null
                     ? new ClusterState(member.name(), member.groupIndex(), order.get(member.groupIndex()), rank, -1, -1, null, null)
                     : new ClusterState(member.name(), member.groupIndex(), order.get(member.groupIndex()), rank,
-                    recordIndex.get(member.name()), recordRank++, record.path("status").asText(),
-                    record.path("lastTransitionTime").isTextual()
-                            ? time(record.get("lastTransitionTime").asText(), "", problems) : null);
+                    record.index(), recordRank++, record.status(), record.lastTransition());
             clusters.add(cluster);
             facts.add(cluster);
         }
         clusters.sort(Comparator.comparingInt(ClusterState::groupOrder).thenComparingInt(ClusterState::rank));
-        int index = 0;
-        for (Map.Entry<String, JsonNode> record : records.entrySet()) {
-            if (!groupOf.containsKey(record.getKey())) {
-                facts.add(new StrayRecord(index, record.getKey(), record.getValue().path("status").asText()));
+        records.forEach((name, record) -> {
+            if (!groupOf.containsKey(name)) {
+                facts.add(new StrayRecord(record.index(), name, record.status()));
             }
-            index++;
-        }
+        });
     }
 
     private static long time(String text, String where, List<Problem> problems) {
         try {
-            return micros(OffsetDateTime.parse(text).toInstant());
+            Long plain = Rfc3339.micros(text);
+            return plain != null ? plain : micros(OffsetDateTime.parse(text).toInstant());
         } catch (DateTimeParseException e) {
             problems.add(Problem.at(where, "'" + text + "' is not an RFC 3339 time (e.g. 2026-01-01T00:10:00Z)"));
             return 0;
