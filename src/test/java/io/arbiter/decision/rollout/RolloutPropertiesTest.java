@@ -1,0 +1,240 @@
+package io.arbiter.decision.rollout;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.testing.RuleTestSupport;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Invariants of the rollout decision (issue 8) over random strategies, groups and cluster records: never more
+ * clusters in flight than maxConcurrency, mandatory groups complete before others start, nothing new after a
+ * breach, a cluster in at most one output list; and the response covers every group cluster once.
+ */
+class RolloutPropertiesTest {
+
+    private static final CompiledRuleBase RULES = RuleTestSupport.ruleBase(RolloutDecider.KIND, RolloutDecider.PHASES);
+    private static final long NOW = 1_767_226_200L; // 2026-01-01T00:10:00Z
+    private static final List<String> STATUSES = List.of("ToApply", "Progressing", "Succeeded", "Failed", "TimeOut", "Skip");
+
+    /** A generated request and what the test needs to know about it. */
+    record Case(ObjectNode request, String type, Map<String, Integer> groupOf, Set<Integer> mandatoryGroups,
+                Object maxConcurrency, long minSuccessSeconds, Map<String, ObjectNode> records) {
+        @Override
+        public String toString() {
+            return request.toString();
+        }
+    }
+
+    @Property(tries = 300)
+    void neverMoreInFlightThanMaxConcurrency(@ForAll("cases") Case c) {
+        RolloutDecision decision = decide(c);
+        if (!c.type().equals("Progressive") || !c.mandatoryGroups().isEmpty()) {
+            return;
+        }
+        int clusters = c.groupOf().size();
+        int limit = resolve(c.maxConcurrency(), clusters, clusters);
+        assertTrue(decision.toRollout().size() <= limit,
+                "in flight " + decision.toRollout().size() + " > maxConcurrency " + limit + " for " + c);
+    }
+
+    @Property(tries = 300)
+    void mandatoryGroupsCompleteBeforeOthersStart(@ForAll("cases") Case c) {
+        RolloutDecision decision = decide(c);
+        if (c.type().equals("All") || c.mandatoryGroups().isEmpty()) {
+            return;
+        }
+        boolean otherStarted = decision.toRollout().stream().anyMatch(e -> e.status().equals("ToApply")
+                && !c.mandatoryGroups().contains(e.groupIndex()));
+        if (!otherStarted) {
+            return;
+        }
+        c.groupOf().forEach((cluster, group) -> {
+            if (c.mandatoryGroups().contains(group)) {
+                assertTrue(done(c, c.records().get(cluster)),
+                        "mandatory cluster " + cluster + " is not done, yet another group started: " + c);
+            }
+        });
+    }
+
+    @Property(tries = 300)
+    void nothingNewAfterABreach(@ForAll("cases") Case c) {
+        RolloutDecision decision = decide(c);
+        if (!decision.maxFailureBreach()) {
+            return;
+        }
+        assertEquals("Failed", decision.aggregatedStatus(), c.toString());
+        List<RolloutDecision.ClusterEntry> added = decision.toRollout().stream()
+                .filter(e -> e.status().equals("ToApply")).toList();
+        if (c.type().equals("Progressive") && !decidedByMandatoryGroups(c, decision)) {
+            added.forEach(e -> assertTrue(c.records().containsKey(e.cluster()),
+                    "cluster " + e.cluster() + " without a record added after a breach: " + c));
+        } else {
+            Set<Integer> groups = new HashSet<>();
+            added.forEach(e -> groups.add(e.groupIndex()));
+            assertTrue(groups.size() <= 1, "a breach, yet clusters of several groups added " + groups + ": " + c);
+        }
+    }
+
+    @Property(tries = 300)
+    void aClusterIsInAtMostOneOutputList(@ForAll("cases") Case c) {
+        RolloutDecision decision = decide(c);
+        List<String> listed = new ArrayList<>();
+        decision.toRollout().forEach(e -> listed.add(e.cluster()));
+        decision.timedOut().forEach(e -> listed.add(e.cluster()));
+        decision.removed().forEach(e -> listed.add(e.cluster()));
+        assertEquals(new HashSet<>(listed).size(), listed.size(), "a cluster listed twice " + listed + ": " + c);
+        assertEquals(c.groupOf().keySet(), new HashSet<>(decision.clusterStatuses().stream()
+                .map(RolloutDecision.ClusterStatus::cluster).toList()), "clusterStatuses cover the group clusters");
+        assertEquals(c.groupOf().size(), decision.clusterStatuses().size(), "each group cluster once");
+    }
+
+    // ---- what the properties need to know independently of the rules ----------------------------------
+
+    /** size(v, total, default) of ocm-rollout.md section 1, with difference 1's clamp. */
+    private static int resolve(Object value, int total, int fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        int size = value instanceof Integer count ? count
+                : (int) Math.ceil(Double.parseDouble(((String) value).replace("%", "")) / 100 * total);
+        return size <= 0 ? fallback : Math.min(size, total);
+    }
+
+    /** A mandatory cluster is done when its record needs no more watching: Skip, TimeOut, Succeeded and soaked. */
+    private static boolean done(Case c, ObjectNode record) {
+        if (record == null) {
+            return false;
+        }
+        String status = record.path("status").asText();
+        if (status.equals("Skip") || status.equals("TimeOut")) {
+            return true;
+        }
+        if (!status.equals("Succeeded")) {
+            return false;
+        }
+        if (c.minSuccessSeconds() == 0) {
+            return true;
+        }
+        return record.has("lastTransitionTime") && offset(record) + c.minSuccessSeconds() <= 0;
+    }
+
+    private static boolean decidedByMandatoryGroups(Case c, RolloutDecision decision) {
+        return decision.toRollout().stream().anyMatch(e -> c.mandatoryGroups().contains(e.groupIndex()))
+                || decision.timedOut().stream().anyMatch(e -> c.mandatoryGroups().contains(e.groupIndex()));
+    }
+
+    private static long offset(ObjectNode record) {
+        return java.time.Instant.parse(record.get("lastTransitionTime").asText()).getEpochSecond() - NOW;
+    }
+
+    private static RolloutDecision decide(Case c) {
+        return RolloutDecider.decide(RolloutRequest.parse(c.request()), RULES);
+    }
+
+    // ---- generators ----------------------------------------------------------------------------------
+
+    @Provide
+    Arbitrary<Case> cases() {
+        Arbitrary<String> type = Arbitraries.of("All", "Progressive", "ProgressivePerGroup");
+        Arbitrary<List<Integer>> groupSizes = Arbitraries.integers().between(0, 5).list().ofMinSize(1).ofMaxSize(5);
+        Arbitrary<Object> limit = Arbitraries.oneOf(Arbitraries.just(null), Arbitraries.integers().between(-1, 8).map(i -> (Object) i),
+                Arbitraries.integers().between(0, 150).map(p -> (Object) (p + "%")));
+        Arbitrary<String> deadline = Arbitraries.of("None", "", "0s", "30s", "90s", "200s");
+        Arbitrary<Integer> minSuccess = Arbitraries.of(0, 30, 90);
+        Arbitrary<Long> seed = Arbitraries.longs();
+        return Combinators.combine(type, groupSizes, limit, limit, deadline, minSuccess, seed)
+                .as((t, sizes, maxFailures, maxConcurrency, pd, mst, s) -> build(t, sizes, maxFailures, maxConcurrency, pd, mst, s));
+    }
+
+    private static Case build(String type, List<Integer> sizes, Object maxFailures, Object maxConcurrency, String deadline,
+                              int minSuccess, long seed) {
+        java.util.Random random = new java.util.Random(seed);
+        ObjectNode body = Documents.jsonMapper().createObjectNode();
+        body.put("remediationAction", random.nextBoolean() ? "enforce" : "inform");
+        body.put("now", "2026-01-01T00:10:00Z");
+        ObjectNode strategy = body.putObject("strategy").put("type", type);
+        String field = switch (type) {
+            case "All" -> "all";
+            case "Progressive" -> "progressive";
+            default -> "progressivePerGroup";
+        };
+        ObjectNode config = strategy.putObject(field).put("progressDeadline", deadline).put("minSuccessTime", minSuccess + "s");
+        put(config, "maxFailures", maxFailures);
+        if (type.equals("Progressive")) {
+            put(config, "maxConcurrency", maxConcurrency);
+        }
+        ArrayNode groups = body.putArray("decisionGroups");
+        Map<String, Integer> groupOf = new HashMap<>();
+        List<Integer> indexes = new ArrayList<>();
+        int index = 0;
+        int cluster = 0;
+        for (int size : sizes) {
+            index += 1 + (random.nextInt(4) == 0 ? 1 : 0);
+            indexes.add(index);
+            ObjectNode group = groups.addObject().put("groupName", random.nextInt(3) == 0 ? "canary" : "g" + index)
+                    .put("groupIndex", index);
+            ArrayNode names = group.putArray("clusters");
+            for (int i = 0; i < size; i++) {
+                String name = "c" + (char) ('a' + random.nextInt(26)) + cluster++;
+                names.add(name);
+                groupOf.put(name, index);
+            }
+        }
+        Set<Integer> mandatory = new HashSet<>();
+        if (!type.equals("All") && random.nextBoolean()) {
+            ArrayNode entries = config.putArray("mandatoryDecisionGroups");
+            if (random.nextBoolean()) {
+                entries.addObject().put("groupName", "canary");
+                for (int g = 0; g < groups.size(); g++) {
+                    if (groups.get(g).path("groupName").asText().equals("canary")) {
+                        mandatory.add(groups.get(g).path("groupIndex").asInt());
+                    }
+                }
+            } else {
+                int chosen = indexes.get(random.nextInt(indexes.size()));
+                entries.addObject().put("groupIndex", chosen);
+                mandatory.add(chosen);
+            }
+        }
+        ArrayNode clusters = body.putArray("clusters");
+        Map<String, ObjectNode> records = new HashMap<>();
+        List<String> names = new ArrayList<>(groupOf.keySet());
+        names.add("stray-" + random.nextInt(3));
+        for (String name : names) {
+            if (random.nextInt(3) == 0) {
+                continue;
+            }
+            ObjectNode record = clusters.addObject().put("name", name).put("status", STATUSES.get(random.nextInt(STATUSES.size())));
+            if (random.nextInt(5) != 0) {
+                record.put("lastTransitionTime", java.time.Instant.ofEpochSecond(NOW - random.nextInt(301)).toString());
+            }
+            records.put(name, record);
+        }
+        return new Case(body, type, groupOf, mandatory, maxConcurrency, minSuccess, records);
+    }
+
+    private static void put(ObjectNode config, String field, Object value) {
+        if (value instanceof Integer count) {
+            config.put(field, count);
+        } else if (value instanceof String text) {
+            config.put(field, text);
+        }
+    }
+}

@@ -1,0 +1,335 @@
+package io.arbiter.decision.rollout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.FiredRule;
+import io.arbiter.testing.Fixtures;
+import io.arbiter.testing.RuleTestSupport;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static io.arbiter.testing.RuleTestSupport.assertFired;
+import static io.arbiter.testing.RuleTestSupport.assertFiredTimes;
+import static io.arbiter.testing.RuleTestSupport.assertNotFired;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Each rollout rule fires where it should and its neighbours do not. Requests are small YAML bodies of
+ * {@code POST /v1/decisions/rollout}; {@code now} is 00:10:00 and the groups are g0 = [a, b], g1 = [c, d].
+ */
+class RolloutRulesTest {
+
+    private static final CompiledRuleBase RULES = RuleTestSupport.ruleBase(RolloutDecider.KIND, RolloutDecider.PHASES);
+    private static final String GROUPS = """
+            now: "2026-01-01T00:10:00Z"
+            decisionGroups:
+              - {groupName: g0, groupIndex: 0, clusters: [a, b]}
+              - {groupName: g1, groupIndex: 1, clusters: [c, d]}
+            """;
+
+    private static List<FiredRule> fired(String yaml) {
+        return decide(yaml).firedRules();
+    }
+
+    private static RolloutDecision decide(String yaml) {
+        JsonNode body = Documents.parseYaml((GROUPS + yaml).getBytes(StandardCharsets.UTF_8)).tree();
+        return RolloutDecider.decide(RolloutRequest.parse(body), RULES);
+    }
+
+    // ---- groups, soak, removed --------------------------------------------------------------------
+
+    @Test
+    void mandatoryEntriesSelectGroupsByNameOrElseByIndex() {
+        List<FiredRule> byName = fired("""
+                strategy: {type: Progressive, progressive: {mandatoryDecisionGroups: [{groupName: g1, groupIndex: 0}]}}
+                """);
+        assertFiredTimes(byName, "A mandatory entry with a name selects every group of that name", 1);
+        assertNotFired(byName, "A mandatory entry without a name selects the group of its index");
+        assertFiredTimes(byName, "A group no mandatory entry selects is rolled out with the rest", 1);
+
+        List<FiredRule> byIndex = fired("strategy: {type: Progressive, progressive: {mandatoryDecisionGroups: [{}]}}\n");
+        assertFiredTimes(byIndex, "A mandatory entry without a name selects the group of its index", 1);
+        assertNotFired(byIndex, "A mandatory entry with a name selects every group of that name");
+        assertFired(byIndex, "The mandatory groups are walked first");
+        assertNotFired(byIndex, "Without mandatory groups the rest of the rollout decides");
+    }
+
+    @Test
+    void allDoesNotSoakAndProgressiveStrategiesDo() {
+        List<FiredRule> all = fired("strategy: {type: All, all: {minSuccessTime: 5m}}\nclusters: [{name: a, status: Succeeded}]\n");
+        assertFired(all, "All does not soak succeeded clusters");
+        assertNotFired(all, "A progressive strategy soaks succeeded clusters for minSuccessTime");
+        assertFired(all, "A succeeded cluster past its soak time is done");
+
+        List<FiredRule> progressive = fired("strategy: {type: Progressive, progressive: {minSuccessTime: 5m}}\n"
+                + "clusters: [{name: a, status: Succeeded, lastTransitionTime: \"2026-01-01T00:08:00Z\"}]\n");
+        assertFired(progressive, "A progressive strategy soaks succeeded clusters for minSuccessTime");
+        assertFired(progressive, "A succeeded cluster still soaking is rolled out");
+        assertNotFired(progressive, "A succeeded cluster past its soak time is done");
+    }
+
+    @Test
+    void aRecordOfAClusterInNoGroupIsRemoved() {
+        RolloutDecision decision = decide("clusters: [{name: gone, status: Progressing}, {name: a, status: Progressing}]\n");
+        assertFiredTimes(decision.firedRules(), "A record of a cluster in no decision group is removed", 1);
+        assertEquals(List.of("gone"), decision.removed().stream().map(RolloutDecision.RemovedCluster::cluster).toList());
+    }
+
+    // ---- limits ---------------------------------------------------------------------------------
+
+    @Test
+    void limitsAreMeasuredAgainstWhatEachStrategySays() {
+        assertFired(fired("strategy: {type: All}\n"), "All rolls out every cluster at once and tolerates every failure");
+        List<FiredRule> progressive = fired("strategy: {type: Progressive}\n");
+        assertFired(progressive, "Progressive measures maxFailures against every cluster");
+        assertFired(progressive, "Progressive measures maxConcurrency against the clusters outside mandatory groups");
+        assertNotFired(progressive, "ProgressivePerGroup measures maxFailures against each group");
+        List<FiredRule> perGroup = fired("strategy: {type: ProgressivePerGroup, progressivePerGroup: {mandatoryDecisionGroups: [{}]}}\n");
+        assertFiredTimes(perGroup, "ProgressivePerGroup measures maxFailures against each group", 1);
+        assertFiredTimes(perGroup, "Mandatory groups tolerate no failures", 1);
+        assertNotFired(perGroup, "Progressive measures maxFailures against every cluster");
+    }
+
+    @Test
+    void aLimitIsACountOrAPercentageOrUnset() {
+        List<FiredRule> count = fired("strategy: {type: Progressive, progressive: {maxConcurrency: 2}}\n");
+        assertFiredTimes(count, "A count limit is taken as given", 1);
+        assertNotFired(count, "A percentage limit is rounded up against its total");
+        assertFiredTimes(count, "An unset limit takes its default", 1); // maxFailures
+        assertFiredTimes(count, "A limit within its total is used as given", 1);
+
+        RolloutDecision percent = decide("strategy: {type: Progressive, progressive: {maxConcurrency: \"26%\"}}\n");
+        assertFiredTimes(percent.firedRules(), "A percentage limit is rounded up against its total", 1);
+        assertNotFired(percent.firedRules(), "A count limit is taken as given");
+        assertEquals(2, percent.toRollout().size(), "26% of 4 clusters rounds up to 2");
+    }
+
+    @Test
+    void aLimitOfZeroTakesItsDefaultAndOneAboveItsTotalIsClamped() {
+        RolloutDecision zero = decide("strategy: {type: Progressive, progressive: {maxConcurrency: 0}}\n");
+        assertFired(zero.firedRules(), "A limit of zero or less takes its default");
+        assertNotFired(zero.firedRules(), "A limit above its total is clamped to the total");
+        assertEquals(4, zero.toRollout().size(), "maxConcurrency 0 is no limit");
+
+        RolloutDecision above = decide("""
+                strategy: {type: Progressive, progressive: {maxFailures: 9}}
+                clusters: [{name: a, status: Failed}, {name: b, status: Failed}]
+                """);
+        assertFired(above.firedRules(), "A limit above its total is clamped to the total");
+        assertNotFired(above.firedRules(), "A limit within its total is used as given");
+        assertEquals(false, above.maxFailureBreach(), "maxFailures 9 over 4 clusters tolerates 4 (difference 1)");
+    }
+
+    // ---- status table and classification ---------------------------------------------------------
+
+    @Test
+    void eachStatusHasItsRowAndAnUnknownOneIsWatched() {
+        List<FiredRule> fired = fired("""
+                strategy: {type: All}
+                clusters:
+                  - {name: a, status: ToApply}
+                  - {name: b, status: Progressing}
+                  - {name: c, status: Skip}
+                  - {name: d, status: Pending}
+                  - {name: e, status: TimeOut}
+                """);
+        assertFiredTimes(fired, "ToApply is applied next", 1);
+        assertFiredTimes(fired, "Progressing is watched against its deadline", 1);
+        assertFiredTimes(fired, "Skip is done", 1);
+        assertFiredTimes(fired, "A status the table does not know is watched like Progressing", 1);
+        assertNotFired(fired, "TimeOut is done and is a failure"); // e is in no group: removed, never classified
+        assertNotFired(fired, "Failed is watched against its deadline and is a failure");
+        assertFiredTimes(fired, "A cluster to apply is rolled out", 1);
+        assertFiredTimes(fired, "A finished cluster is done", 1);
+        assertFiredTimes(fired, "A watched cluster without a deadline is rolled out", 2);
+    }
+
+    @Test
+    void aWatchedClusterIsRolledOutUntilItsDeadlineThenTimesOut() {
+        List<FiredRule> fired = fired("""
+                strategy: {type: All, all: {progressDeadline: 90s}}
+                clusters:
+                  - {name: a, status: Failed, lastTransitionTime: "2026-01-01T00:09:00Z"}
+                  - {name: b, status: Progressing, lastTransitionTime: "2026-01-01T00:08:00Z"}
+                """);
+        assertFiredTimes(fired, "Failed is watched against its deadline and is a failure", 1);
+        assertFiredTimes(fired, "A watched cluster within its deadline is rolled out", 1);
+        assertFiredTimes(fired, "A watched cluster past its deadline times out", 1);
+        assertNotFired(fired, "A watched cluster without a deadline is rolled out");
+    }
+
+    // ---- the group walk --------------------------------------------------------------------------
+
+    @Test
+    void theMandatoryWalkDecidesWhileItHasClustersToRollOut() {
+        RolloutDecision decision = decide("strategy: {type: ProgressivePerGroup, progressivePerGroup: {mandatoryDecisionGroups: [{groupName: g1}]}}\n");
+        List<FiredRule> fired = decision.firedRules();
+        assertFired(fired, "A group walk starts at the first group");
+        assertFired(fired, "A group walk passes over a group of the other walk");
+        assertFired(fired, "A group walk rolls out the group's clusters without a record or to apply");
+        assertFired(fired, "The mandatory walk decides while it has clusters to roll out");
+        assertNotFired(fired, "After the mandatory walk the rest of the rollout decides");
+        assertNotFired(fired, "ProgressivePerGroup walks the other groups one by one");
+        assertEquals(List.of("c", "d"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+    }
+
+    @Test
+    void theMandatoryWalkDecidesWhileItHasClustersTimingOut() {
+        List<FiredRule> fired = fired("""
+                strategy: {type: ProgressivePerGroup, progressivePerGroup: {progressDeadline: 1m, mandatoryDecisionGroups: [{}]}}
+                clusters:
+                  - {name: a, status: Progressing, lastTransitionTime: "2026-01-01T00:00:00Z"}
+                  - {name: b, status: Succeeded}
+                """);
+        assertFired(fired, "A group walk reports every record past its deadline");
+        assertFired(fired, "The mandatory walk decides while it has clusters timing out");
+        assertFired(fired, "A group beyond its maxFailures breaches and stops the group walk");
+        assertNotFired(fired, "The mandatory walk decides while it has clusters to roll out");
+    }
+
+    @Test
+    void afterTheMandatoryWalkTheRestDecides() {
+        RolloutDecision decision = decide("""
+                strategy: {type: ProgressivePerGroup, progressivePerGroup: {mandatoryDecisionGroups: [{}]}}
+                clusters: [{name: a, status: Succeeded}, {name: b, status: Skip}]
+                """);
+        assertFired(decision.firedRules(), "After the mandatory walk the rest of the rollout decides");
+        assertFired(decision.firedRules(), "ProgressivePerGroup walks the other groups one by one");
+        assertEquals(List.of("c", "d"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+    }
+
+    @Test
+    void aGroupWalkStopsAfterAGroupWithClustersStillInFlight() {
+        RolloutDecision decision = decide("""
+                strategy: {type: ProgressivePerGroup, progressivePerGroup: {maxFailures: 1, progressDeadline: 1m}}
+                clusters:
+                  - {name: a, status: Progressing, lastTransitionTime: "2026-01-01T00:00:00Z"}
+                  - {name: b, status: Progressing, lastTransitionTime: "2026-01-01T00:09:50Z"}
+                """);
+        assertFired(decision.firedRules(), "A group walk starts with every record in flight");
+        assertFired(decision.firedRules(), "A group walk stops after a group while clusters are still in flight");
+        assertNotFired(decision.firedRules(), "A group beyond its maxFailures breaches and stops the group walk");
+        assertEquals(List.of("b"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList(),
+                "a timed out (tolerated); b still in flight holds g1 back (difference 2)");
+    }
+
+    // ---- the record walk -------------------------------------------------------------------------
+
+    @Test
+    void theRecordWalkStopsAtItsSize() {
+        RolloutDecision decision = decide("""
+                strategy: {type: Progressive, progressive: {maxConcurrency: 2}}
+                clusters: [{name: a, status: Succeeded}, {name: b, status: Progressing}]
+                """);
+        List<FiredRule> fired = decision.firedRules();
+        assertFired(fired, "Progressive and All walk the records by name");
+        assertFired(fired, "A record that is done is passed over");
+        assertFired(fired, "A record to roll out joins the rollout list");
+        assertFired(fired, "Clusters without a record fill the rollout list by name up to its size");
+        assertFired(fired, "The record walk stops when the rollout list reaches its size");
+        assertNotFired(fired, "Failures beyond maxFailures breach the record walk");
+        assertEquals(List.of("b", "c"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+    }
+
+    @Test
+    void afterABreachTheRecordWalkPassesOverRecordsToApplyAndAddsNoNewCluster() {
+        RolloutDecision decision = decide("""
+                strategy: {type: Progressive, progressive: {progressDeadline: 1m}}
+                clusters:
+                  - {name: a, status: Failed, lastTransitionTime: "2026-01-01T00:00:00Z"}
+                  - {name: b, status: ToApply}
+                """);
+        List<FiredRule> fired = decision.firedRules();
+        assertFired(fired, "A record past its deadline joins the timeout list");
+        assertFired(fired, "Failures beyond maxFailures breach the record walk");
+        assertFired(fired, "After a breach a record to apply is passed over");
+        assertNotFired(fired, "Clusters without a record fill the rollout list by name up to its size");
+        assertTrue(decision.toRollout().isEmpty());
+        assertTrue(decision.maxFailureBreach());
+    }
+
+    // ---- aggregated status and the policy layer -----------------------------------------------------
+
+    @Test
+    void theAggregatedStatusIsFailedSucceededOrProgressing() {
+        List<FiredRule> failed = fired("strategy: {type: Progressive}\nclusters: [{name: a, status: Failed}]\n");
+        assertFired(failed, "A rollout that breached maxFailures has failed");
+        assertNotFired(failed, "Any other rollout is progressing");
+
+        List<FiredRule> succeeded = fired("""
+                strategy: {type: All}
+                clusters: [{name: a, status: Succeeded}, {name: b, status: Skip}, {name: c, status: Succeeded}, {name: d, status: Succeeded}]
+                """);
+        assertFired(succeeded, "A rollout where every cluster succeeded or was skipped has succeeded");
+        assertNotFired(succeeded, "Any other rollout is progressing");
+
+        List<FiredRule> progressing = fired("strategy: {type: All}\nclusters: [{name: a, status: Succeeded}]\n");
+        assertFired(progressing, "Any other rollout is progressing");
+        assertNotFired(progressing, "A rollout where every cluster succeeded or was skipped has succeeded");
+    }
+
+    @Test
+    void enforcingProgressivelyInformsWaitingClustersFirst() {
+        RolloutDecision decision = decide("""
+                remediationAction: enforce
+                strategy: {type: Progressive, progressive: {maxConcurrency: 1}}
+                clusters: [{name: d, status: Skip}]
+                """);
+        assertFired(decision.firedRules(), "Waiting while enforcing progressively is informed first");
+        assertNotFired(decision.firedRules(), "Waiting otherwise gets the policy as is");
+        assertFired(decision.firedRules(), "Skipped while enforcing progressively keeps informing");
+        assertNotFired(decision.firedRules(), "Skipped");
+        assertEquals(List.of(new RolloutDecision.ClusterStatus("a", "Progressing", "enforce"),
+                new RolloutDecision.ClusterStatus("b", "ToApply", "inform"),
+                new RolloutDecision.ClusterStatus("c", "ToApply", "inform"),
+                new RolloutDecision.ClusterStatus("d", "Skip", "inform")), decision.clusterStatuses());
+    }
+
+    @Test
+    void informingGivesEveryClusterThePolicyAsIs() {
+        RolloutDecision decision = decide("""
+                remediationAction: inform
+                strategy: {type: Progressive, progressive: {maxConcurrency: 1}}
+                clusters: [{name: d, status: Skip}]
+                """);
+        assertFired(decision.firedRules(), "Waiting otherwise gets the policy as is");
+        assertNotFired(decision.firedRules(), "Waiting while enforcing progressively is informed first");
+        assertFired(decision.firedRules(), "Skipped");
+        decision.clusterStatuses().forEach(status -> assertEquals("inform", status.remediationAction()));
+        assertEquals("Progressing", decision.clusterStatuses().get(1).rolloutStatus());
+    }
+
+    // ---- every rule is exercised ------------------------------------------------------------------
+
+    @Test
+    void everyRolloutRuleFiresInSomeScenario() throws IOException {
+        Set<String> fired = new TreeSet<>();
+        try (Stream<Path> files = Files.list(Fixtures.SCENARIOS)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).toList()) {
+                JsonNode scenario = Documents.parseYaml(Files.readAllBytes(file)).tree();
+                if (!scenario.path("target").asText().equals("rollout") || scenario.path("expect").has("status")) {
+                    continue;
+                }
+                RolloutDecider.decide(RolloutRequest.parse(scenario.path("request")), RULES).firedRules()
+                        .forEach(rule -> fired.add(rule.name()));
+            }
+        }
+        Set<String> never = new TreeSet<>();
+        RULES.kieBase().getKiePackages().forEach(pkg -> pkg.getRules().stream()
+                .filter(rule -> !((org.drools.base.definitions.rule.impl.RuleImpl) rule).isQuery())
+                .forEach(rule -> never.add(rule.getName())));
+        assertTrue(never.size() > 50, "the rollout rules: " + never);
+        never.removeAll(fired);
+        assertEquals(Set.of(), never, "rollout rules no scenario fires");
+    }
+}
