@@ -1,9 +1,13 @@
 package io.arbiter.audit;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +16,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +44,7 @@ public final class FileDecisionLog implements DecisionLog {
     private final Thread writer;
     private volatile boolean closed;
     private volatile String failure;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(16 * 1024);
     private OutputStream out;
     private long size;
 
@@ -134,30 +141,81 @@ public final class FileDecisionLog implements DecisionLog {
 
     private void write(List<DecisionRecord> batch) throws IOException {
         for (DecisionRecord record : batch) {
-            DecisionRecord compact = new DecisionRecord(record.decisionId(), record.timestamp(), record.endpoint(),
-                    record.requestDigest(), record.request(), record.policyRevision(), record.rulesRevision(),
-                    record.outcome(), compactFiredRules(record.result()), record.durationMicros());
-            byte[] line = (Documents.jsonMapper().writeValueAsString(compact) + "\n").getBytes(StandardCharsets.UTF_8);
-            if (size > 0 && size + line.length > maxBytes) {
+            line.reset();
+            writeLine(record, line);
+            if (size > 0 && size + line.size() > maxBytes) {
                 rotate();
             }
-            out.write(line);
-            size += line.length;
+            line.writeTo(out);
+            size += line.size();
         }
         out.flush();
         written.addAndGet(batch.size());
         failure = null;
     }
 
-    /** In the log, a fired rule is {@code rule} (package.name), {@code order} and {@code facts}: name and package repeat it. */
-    static com.fasterxml.jackson.databind.JsonNode compactFiredRules(com.fasterxml.jackson.databind.JsonNode result) {
-        com.fasterxml.jackson.databind.JsonNode fired = result.path("firedRules");
-        if (!fired.isArray() || fired.isEmpty() || !fired.get(0).has("name")) {
-            return result;
+    /**
+     * One record as a JSON line, streamed field by field (the record's component order) into {@code sink}: no
+     * copy of the result and no intermediate string, since this thread shares the machine with the deciding ones.
+     */
+    static void writeLine(DecisionRecord record, OutputStream sink) throws IOException {
+        try (JsonGenerator json = Documents.jsonMapper().getFactory().createGenerator(sink)) {
+            json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            json.writeStartObject();
+            json.writeStringField("decisionId", record.decisionId());
+            json.writeStringField("timestamp", record.timestamp());
+            json.writeStringField("endpoint", record.endpoint());
+            json.writeStringField("requestDigest", record.requestDigest());
+            json.writeFieldName("request");
+            json.writeTree(record.request());
+            json.writeStringField("policyRevision", record.policyRevision());
+            json.writeStringField("rulesRevision", record.rulesRevision());
+            json.writeStringField("outcome", record.outcome());
+            json.writeFieldName("result");
+            writeResult(record.result(), json);
+            json.writeNumberField("durationMicros", record.durationMicros());
+            json.writeEndObject();
         }
-        com.fasterxml.jackson.databind.node.ObjectNode copy = ((com.fasterxml.jackson.databind.node.ObjectNode) result).deepCopy();
-        copy.withArray("firedRules").forEach(rule -> ((com.fasterxml.jackson.databind.node.ObjectNode) rule).remove(java.util.List.of("name", "package")));
-        return copy;
+        sink.write('\n');
+    }
+
+    /** In the log, a fired rule is {@code rule} (package.name), {@code order} and {@code facts}: name and package repeat it. */
+    private static void writeResult(JsonNode result, JsonGenerator json) throws IOException {
+        if (result == null || !result.isObject()) {
+            json.writeTree(result);
+            return;
+        }
+        json.writeStartObject();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = result.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            json.writeFieldName(field.getKey());
+            if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
+                json.writeStartArray();
+                for (JsonNode rule : field.getValue()) {
+                    writeWithout(rule, json, "name", "package");
+                }
+                json.writeEndArray();
+            } else {
+                json.writeTree(field.getValue());
+            }
+        }
+        json.writeEndObject();
+    }
+
+    private static void writeWithout(JsonNode node, JsonGenerator json, String... left) throws IOException {
+        if (!node.isObject()) {
+            json.writeTree(node);
+            return;
+        }
+        json.writeStartObject();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!List.of(left).contains(field.getKey())) {
+                json.writeFieldName(field.getKey());
+                json.writeTree(field.getValue());
+            }
+        }
+        json.writeEndObject();
     }
 
     private void rotate() throws IOException {
@@ -177,7 +235,8 @@ public final class FileDecisionLog implements DecisionLog {
     }
 
     private void open() throws IOException {
-        out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
+                StandardOpenOption.WRITE), 64 * 1024);
         size = Files.size(file);
     }
 }

@@ -17,6 +17,15 @@ import java.util.function.Function;
 public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool pool, List<String> phases,
                                String revision, List<String> ruleNames, List<String> sourceFiles, boolean recording) {
 
+    /**
+     * Decisions over more facts than this get a new session instead of a pooled one. A pooled session keeps its
+     * node memories across decisions, so they age into the old generation; a large decision then fills them with
+     * young objects, and every young collection scans those old-to-young references (measured on a 5,000-cluster
+     * rollout: 3.4 s of GC pauses in 6 s with the pool, 0.15 s without). Small decisions keep the pool, which
+     * saves the per-session set-up.
+     */
+    public static final int POOLED_SESSION_MAX_FACTS = 1_000;
+
     public CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool pool, List<String> phases, String revision,
                             List<String> ruleNames, List<String> sourceFiles) {
         this(name, kieBase, pool, phases, revision, ruleNames, sourceFiles, true);
@@ -37,7 +46,7 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
 
     /** As {@link #run(Collection, Function)}, through the given phases (a subset of the rule base's, in order). */
     public <T> Run<T> run(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
-        KieSession session = pool.newKieSession();
+        KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
         FiredRuleRecorder recorder = new FiredRuleRecorder();
         if (recording) {
             session.addEventListener(recorder);

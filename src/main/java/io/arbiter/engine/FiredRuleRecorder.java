@@ -5,23 +5,36 @@ import org.kie.api.event.rule.DefaultAgendaEventListener;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Records every rule firing of a session, in order. Rules never log themselves: this listener is the audit. */
 public final class FiredRuleRecorder extends DefaultAgendaEventListener {
+
+    private static final Map<String, Map<String, String>> QUALIFIED_NAMES = new ConcurrentHashMap<>();
 
     private final List<FiredRule> fired = new ArrayList<>();
 
     @Override
     public void afterMatchFired(AfterMatchFiredEvent event) {
         var match = event.getMatch();
-        List<String> facts = new ArrayList<>();
-        for (Object object : match.getObjects()) {
+        List<Object> objects = match.getObjects();
+        List<String> facts = new ArrayList<>(objects.size());
+        for (Object object : objects) {
             String id = idOf(object);
             if (id != null) {
                 facts.add(id);
             }
         }
-        fired.add(FiredRule.of(match.getRule().getPackageName(), match.getRule().getName(), fired.size() + 1, facts));
+        String packageName = match.getRule().getPackageName();
+        String name = match.getRule().getName();
+        fired.add(new FiredRule(qualifiedName(packageName, name), name, packageName, fired.size() + 1, facts));
+    }
+
+    /** {@code package.name}, built once per rule rather than once per firing (a decision fires dozens). */
+    private static String qualifiedName(String packageName, String name) {
+        return QUALIFIED_NAMES.computeIfAbsent(packageName, p -> new ConcurrentHashMap<>())
+                .computeIfAbsent(name, n -> packageName + "." + n);
     }
 
     /**

@@ -99,6 +99,41 @@ class DecisionLogTest {
     }
 
     @Test
+    void aLogLineIsTheRecordWithFiredRulesNamedOnce() throws Exception {
+        JsonNode result = Documents.jsonMapper().readTree("""
+                {"decisionId": "d-1", "outcome": "SELECTED", "selected": {"path": "cap.implementation.x", "revision": "0.1.0"},
+                 "firedRules": [{"rule": "p.A rule", "name": "A rule", "package": "p", "order": 1, "facts": ["f1", "f2"]},
+                                {"rule": "p.B \\"quoted\\" rule", "name": "B \\"quoted\\" rule", "package": "p", "order": 2, "facts": []}]}
+                """);
+        JsonNode request = Documents.jsonMapper().readTree("{\"interface\": {\"path\": \"cap.interface.x\", \"revision\": \"é\"}}");
+        DecisionRecord record = new DecisionRecord("d-1", "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request,
+                null, "rules-1", "SELECTED", result, 42);
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+
+        FileDecisionLog.writeLine(record, sink);
+
+        String line = sink.toString(StandardCharsets.UTF_8);
+        assertTrue(line.endsWith("}\n") && line.indexOf('\n') == line.length() - 1, "one line: " + line);
+        JsonNode written = Documents.jsonMapper().readTree(line);
+        assertEquals(List.of("decisionId", "timestamp", "endpoint", "requestDigest", "request", "policyRevision",
+                "rulesRevision", "outcome", "result", "durationMicros"), iterable(written.fieldNames()));
+        assertTrue(written.get("policyRevision").isNull());
+        assertEquals(request, written.get("request"));
+        assertEquals(42, written.get("durationMicros").asLong());
+        assertEquals(result.get("selected"), written.get("result").get("selected"));
+        assertEquals(Documents.jsonMapper().readTree("""
+                [{"rule": "p.A rule", "order": 1, "facts": ["f1", "f2"]}, {"rule": "p.B \\"quoted\\" rule", "order": 2, "facts": []}]
+                """), written.get("result").get("firedRules"));
+        assertTrue(result.get("firedRules").get(0).has("name"), "the decision's own result keeps name and package");
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> names) {
+        List<String> list = new ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
+    }
+
+    @Test
     void theLogRotatesBySizeAndKeepsEveryRecord() throws Exception {
         Path file = temp.resolve("decisions.log");
         Audit audit = new Audit(new FileDecisionLog(file, 40_000, 50, 1_000, DecisionLog.Mode.REQUIRED),

@@ -232,7 +232,8 @@ class RolloutRulesTest {
                 clusters: [{name: a, status: Succeeded}, {name: b, status: Progressing}]
                 """);
         List<FiredRule> fired = decision.firedRules();
-        assertFired(fired, "Progressive and All walk the records by name");
+        assertFired(fired, "Progressive walks the records by name");
+        assertNotFired(fired, "All rolls out every record still to roll out");
         assertFired(fired, "A record that is done is passed over");
         assertFired(fired, "A record to roll out joins the rollout list");
         assertFired(fired, "Clusters without a record fill the rollout list by name up to its size");
@@ -256,6 +257,67 @@ class RolloutRulesTest {
         assertNotFired(fired, "Clusters without a record fill the rollout list by name up to its size");
         assertTrue(decision.toRollout().isEmpty());
         assertTrue(decision.maxFailureBreach());
+    }
+
+    // ---- All ------------------------------------------------------------------------------------
+
+    @Test
+    void allRollsOutEveryRecordInFlightAndEveryClusterWithoutARecordWithoutWalking() {
+        RolloutDecision decision = decide("""
+                strategy: {type: All, all: {progressDeadline: 1m}}
+                clusters:
+                  - {name: d, status: Failed, lastTransitionTime: "2026-01-01T00:00:00Z"}
+                  - {name: c, status: Progressing, lastTransitionTime: "2026-01-01T00:09:30Z"}
+                  - {name: a, status: Succeeded, lastTransitionTime: "2026-01-01T00:00:00Z"}
+                """);
+        List<FiredRule> fired = decision.firedRules();
+        assertFiredTimes(fired, "All rolls out every record still to roll out", 1);
+        assertFiredTimes(fired, "All reports every record past its deadline", 1);
+        assertFiredTimes(fired, "All rolls out every cluster without a record", 1);
+        assertNotFired(fired, "Progressive walks the records by name");
+        assertNotFired(fired, "A record to roll out joins the rollout list");
+        assertNotFired(fired, "Failures beyond maxFailures breach the record walk");
+        assertEquals(List.of("c", "b"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList(),
+                "records first, then clusters without a record by name");
+        assertEquals(List.of("d"), decision.timedOut().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+        assertTrue(!decision.maxFailureBreach(), "All never breaches");
+    }
+
+    @Test
+    void allWithEveryClusterRecordedAddsNoClusterWithoutARecord() {
+        List<FiredRule> fired = fired("""
+                strategy: {type: All}
+                clusters: [{name: a, status: ToApply}, {name: b, status: Succeeded}, {name: c, status: Skip}, {name: d, status: Failed}]
+                """);
+        assertFiredTimes(fired, "All rolls out every record still to roll out", 2);
+        assertNotFired(fired, "All rolls out every cluster without a record");
+        assertNotFired(fired, "All reports every record past its deadline");
+    }
+
+    @Test
+    void aRolloutOverMoreFactsThanAPooledSessionTakesIsDecidedInAFreshSessionAlike() {
+        StringBuilder yaml = new StringBuilder("now: \"2026-01-01T00:10:00Z\"\nstrategy: {type: All}\ndecisionGroups:\n");
+        List<String> names = new java.util.ArrayList<>();
+        for (int g = 0; g < 12; g++) {
+            yaml.append("  - {groupName: g").append(g).append(", groupIndex: ").append(g).append(", clusters: [");
+            for (int c = 0; c < 100; c++) {
+                String name = String.format("c-%02d-%03d", g, c);
+                names.add(name);
+                yaml.append(c == 0 ? "" : ", ").append(name);
+            }
+            yaml.append("]}\n");
+        }
+        JsonNode body = Documents.parseYaml(yaml.toString().getBytes(StandardCharsets.UTF_8)).tree();
+        RolloutRequest request = RolloutRequest.parse(body);
+        assertTrue(request.facts().size() > CompiledRuleBase.POOLED_SESSION_MAX_FACTS);
+
+        RolloutDecision first = RolloutDecider.decide(request, RULES);
+        decide("strategy: {type: All}\n"); // a pooled decision in between
+        RolloutDecision second = RolloutDecider.decide(request, RULES);
+
+        assertEquals(names, first.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+        assertEquals(first.toRollout(), second.toRollout());
+        assertEquals(first.firedRules().size(), second.firedRules().size());
     }
 
     // ---- aggregated status and the policy layer -----------------------------------------------------
