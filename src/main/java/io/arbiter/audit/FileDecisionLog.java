@@ -2,6 +2,8 @@ package io.arbiter.audit;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializable;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import io.arbiter.document.Documents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +36,8 @@ public final class FileDecisionLog implements DecisionLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(FileDecisionLog.class);
     private static final long REQUIRED_WAIT_MILLIS = 200;
+    /** A fired rule's {@code name} and {@code package}: its {@code rule} already says both. */
+    private static final Set<String> REPEATED_IN_RULE = Set.of("name", "package");
 
     private final Path file;
     private final long maxBytes;
@@ -159,6 +164,7 @@ public final class FileDecisionLog implements DecisionLog {
      * copy of the result and no intermediate string, since this thread shares the machine with the deciding ones.
      */
     static void writeLine(DecisionRecord record, OutputStream sink) throws IOException {
+        SerializerProvider provider = Documents.jsonMapper().getSerializerProviderInstance();
         try (JsonGenerator json = Documents.jsonMapper().getFactory().createGenerator(sink)) {
             json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             json.writeStartObject();
@@ -167,12 +173,12 @@ public final class FileDecisionLog implements DecisionLog {
             json.writeStringField("endpoint", record.endpoint());
             json.writeStringField("requestDigest", record.requestDigest());
             json.writeFieldName("request");
-            json.writeTree(record.request());
+            writeNode(record.request(), json, provider);
             json.writeStringField("policyRevision", record.policyRevision());
             json.writeStringField("rulesRevision", record.rulesRevision());
             json.writeStringField("outcome", record.outcome());
             json.writeFieldName("result");
-            writeResult(record.result(), json);
+            writeResult(record.result(), json, provider);
             json.writeNumberField("durationMicros", record.durationMicros());
             json.writeEndObject();
         }
@@ -180,9 +186,9 @@ public final class FileDecisionLog implements DecisionLog {
     }
 
     /** In the log, a fired rule is {@code rule} (package.name), {@code order} and {@code facts}: name and package repeat it. */
-    private static void writeResult(JsonNode result, JsonGenerator json) throws IOException {
+    private static void writeResult(JsonNode result, JsonGenerator json, SerializerProvider provider) throws IOException {
         if (result == null || !result.isObject()) {
-            json.writeTree(result);
+            writeNode(result, json, provider);
             return;
         }
         json.writeStartObject();
@@ -192,27 +198,36 @@ public final class FileDecisionLog implements DecisionLog {
             if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
                 json.writeStartArray();
                 for (JsonNode rule : field.getValue()) {
-                    writeWithout(rule, json, "name", "package");
+                    writeFiredRule(rule, json, provider);
                 }
                 json.writeEndArray();
             } else {
-                json.writeTree(field.getValue());
+                writeNode(field.getValue(), json, provider);
             }
         }
         json.writeEndObject();
     }
 
-    private static void writeWithout(JsonNode node, JsonGenerator json, String... left) throws IOException {
+    /** A tree through the line's serializer provider ({@code writeTree} would build a provider per node). */
+    private static void writeNode(JsonNode node, JsonGenerator json, SerializerProvider provider) throws IOException {
+        if (node == null) {
+            json.writeNull();
+        } else {
+            ((JsonSerializable) node).serialize(json, provider);
+        }
+    }
+
+    private static void writeFiredRule(JsonNode node, JsonGenerator json, SerializerProvider provider) throws IOException {
         if (!node.isObject()) {
-            json.writeTree(node);
+            writeNode(node, json, provider);
             return;
         }
         json.writeStartObject();
         for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
-            if (!List.of(left).contains(field.getKey())) {
+            if (!REPEATED_IN_RULE.contains(field.getKey())) {
                 json.writeFieldName(field.getKey());
-                json.writeTree(field.getValue());
+                writeNode(field.getValue(), json, provider);
             }
         }
         json.writeEndObject();
