@@ -4,6 +4,7 @@ import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +15,8 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     private static final Map<String, Map<String, String>> QUALIFIED_NAMES = new ConcurrentHashMap<>();
 
     private final List<FiredRule> fired = new ArrayList<>();
+    /** Fact ids of this decision: facts are immutable and most are matched by many rules, so each id is built once. */
+    private final Map<Fact, String> factIds = new IdentityHashMap<>();
 
     @Override
     public void afterMatchFired(AfterMatchFiredEvent event) {
@@ -21,7 +24,7 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
         List<Object> objects = match.getObjects();
         List<String> facts = new ArrayList<>(objects.size());
         for (Object object : objects) {
-            String id = idOf(object);
+            String id = object instanceof Fact fact ? factIds.computeIfAbsent(fact, Fact::factId) : idOf(object);
             if (id != null) {
                 facts.add(id);
             }
