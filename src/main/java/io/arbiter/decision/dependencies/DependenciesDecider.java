@@ -96,8 +96,9 @@ public final class DependenciesDecider {
             String apiVersion = object.path("apiVersion").asText();
             String kind = object.path("kind").asText();
             String name = object.path("name").asText();
-            String effectiveNs = effectiveNamespace(group(apiVersion), kind, object.path("namespace").asText(""), clusterNs);
-            facts.add(new Observed(o, kind, name, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
+            String group = group(apiVersion);
+            String effectiveNs = effectiveNamespace(group, kind, object.path("namespace").asText(""), clusterNs);
+            facts.add(new Observed(o, group, kind, name, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
                     object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
                     object.path("totalViolations").isIntegralNumber() ? object.get("totalViolations").asInt() : null));
         }

@@ -68,6 +68,14 @@ public final class DependencyFacts {
     /** An entry of a template's {@code extraDependencies}. */
     public record ExtraDependency(int policyIndex, int templateIndex, int position, String location,
                                   Dependency dependency) implements Fact {
+        public String key() {
+            return dependency.key();
+        }
+
+        public String compliance() {
+            return dependency.compliance();
+        }
+
         @Override
         public String factId() {
             return location + " " + dependency.label();
@@ -84,6 +92,10 @@ public final class DependencyFacts {
 
     /** A dependency a template must have met before it is applied (the union of both lists). */
     public record Wanted(Template template, Source source, String location, Dependency dependency) implements Fact {
+        public int policyIndex() {
+            return template.policyIndex();
+        }
+
         public String key() {
             return dependency.key();
         }
@@ -118,8 +130,11 @@ public final class DependencyFacts {
         }
     }
 
-    /** {@code observed[index]}: an object on the managed cluster. {@code key} as {@link Dependency#key()}. */
-    public record Observed(int index, String kind, String name, String key, String localKey, String compliant,
+    /**
+     * {@code observed[index]}: an object on the managed cluster. {@code key} as {@link Dependency#key()}; {@code group}
+     * is the API group of its apiVersion (part of the key, so a dependency only ever matches an object of its group).
+     */
+    public record Observed(int index, String group, String kind, String name, String key, String localKey, String compliant,
                            Integer totalViolations) implements Fact {
         public boolean violationFree() {
             return totalViolations != null && totalViolations == 0;
@@ -165,6 +180,10 @@ public final class DependencyFacts {
 
     /** The state a template reports: {@code state} ACTIVE, PENDING or TEMPLATE_ERROR; {@code compliant} may be null. */
     public record TemplateState(Template template, String state, String compliant, String message) implements Fact {
+        public int policyIndex() {
+            return template.policyIndex();
+        }
+
         @Override
         public String factId() {
             return template.factId() + " " + state;
