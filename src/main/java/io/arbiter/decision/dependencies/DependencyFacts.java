@@ -34,6 +34,17 @@ public final class DependencyFacts {
 
     /** {@code policies[index]}; {@code canonical} is {@code <namespace>.<name>}. */
     public record PolicyFact(int index, String name, String namespace, String canonical) implements Fact {
+        /** Identified by its position in the request: rules join on policies a lot, so equality must be cheap. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PolicyFact policy && policy.index == index && policy.canonical.equals(canonical);
+        }
+
+        @Override
+        public int hashCode() {
+            return index;
+        }
+
         @Override
         public String factId() {
             return "policies[" + index + "] " + canonical;
@@ -43,6 +54,18 @@ public final class DependencyFacts {
     /** {@code policies[policyIndex].policyTemplates[index]}; {@code ownKey} finds its own object among the observed. */
     public record Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
                            String ownKey) implements Fact {
+        /** Identified by its position in the request: rules join on templates a lot, so equality must be cheap. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Template template && template.policyIndex == policyIndex && template.index == index
+                    && template.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return policyIndex * 31 + index;
+        }
+
         @Override
         public String factId() {
             return "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name;
@@ -187,6 +210,17 @@ public final class DependencyFacts {
         @Override
         public String factId() {
             return template.factId() + " " + state;
+        }
+    }
+
+    /**
+     * The name a template is reported under when it is not its own (ocm-dependencies.md section 4.2: a template error
+     * is reported as {@code template-<i>}). Templates without one are reported under their own name.
+     */
+    public record ReportedName(Template template, String name) implements Fact {
+        @Override
+        public String factId() {
+            return template.factId() + " reported as " + name;
         }
     }
 
