@@ -29,7 +29,7 @@ public final class DependenciesDecider {
 
     public static final String KIND = "dependencies";
     public static final List<String> PHASES = List.of("deps-first-wins", "deps-union", "deps-conflicts", "deps-judge",
-            "deps-template-state", "deps-template-action", "deps-policy-compliance", "deps-set-members",
+            "deps-template-state", "deps-template-name", "deps-template-action", "deps-policy-compliance", "deps-set-members",
             "deps-set-unknown", "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
             "deps-graph", "deps-peel", "deps-reach", "deps-cycles");
 
@@ -96,8 +96,9 @@ public final class DependenciesDecider {
             String apiVersion = object.path("apiVersion").asText();
             String kind = object.path("kind").asText();
             String name = object.path("name").asText();
-            String effectiveNs = effectiveNamespace(group(apiVersion), kind, object.path("namespace").asText(""), clusterNs);
-            facts.add(new Observed(o, kind, name, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
+            String group = group(apiVersion);
+            String effectiveNs = effectiveNamespace(group, kind, object.path("namespace").asText(""), clusterNs);
+            facts.add(new Observed(o, group, kind, name, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
                     object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
                     object.path("totalViolations").isIntegralNumber() ? object.get("totalViolations").asInt() : null));
         }
@@ -155,14 +156,15 @@ public final class DependenciesDecider {
     }
 
     /** What one run of the rule base produced. */
-    public record Result(List<TemplateState> states, List<TemplateAction> actions, List<Unmet> unmet,
+    public record Result(List<TemplateState> states, List<ReportedName> names, List<TemplateAction> actions, List<Unmet> unmet,
                          List<PolicyCompliance> policyCompliances, List<SetCompliance> setCompliances,
                          List<SetMessage> setMessages, List<WaitingOn> waiting, List<DependsOn> edges,
                          List<Cycle> cycles) {
     }
 
     public static Result read(KieSession session) {
-        return new Result(rows(session, "template states", "$state"), rows(session, "template actions", "$action"),
+        return new Result(rows(session, "template states", "$state"), rows(session, "reported names", "$name"),
+                rows(session, "template actions", "$action"),
                 rows(session, "unmet dependencies", "$unmet"), rows(session, "policy compliances", "$compliance"),
                 rows(session, "set compliances", "$compliance"), rows(session, "set messages", "$message"),
                 rows(session, "waiting on", "$waiting"), rows(session, "dependency edges", "$edge"),
@@ -181,6 +183,8 @@ public final class DependenciesDecider {
         Result result = run.result();
         Map<String, TemplateState> states = new HashMap<>();
         result.states().forEach(s -> states.put(id(s.template()), s));
+        Map<String, String> names = new HashMap<>();
+        result.names().forEach(n -> names.put(id(n.template()), n.name()));
         Map<String, String> actions = new HashMap<>();
         result.actions().forEach(a -> actions.put(id(a.template()), a.action()));
         Map<String, List<Unmet>> unmet = new HashMap<>();
@@ -203,7 +207,7 @@ public final class DependenciesDecider {
                         : unmet.getOrDefault(id, List.of()).stream()
                         .sorted(Comparator.comparing((Unmet u) -> u.wanted().location()).thenComparing(Unmet::label))
                         .map(u -> new UnmetDependency(ref(u.wanted().dependency()), u.reason())).toList();
-                templates.add(new TemplateResult(t, requestedTemplates.get(t).path("name").asText(),
+                templates.add(new TemplateResult(t, names.getOrDefault(id, requestedTemplates.get(t).path("name").asText()),
                         state == null ? null : state.state(), state == null ? null : state.compliant(),
                         state == null ? null : state.message(), actions.get(id), unmetDependencies,
                         List.copyOf(waiting.getOrDefault(id, Set.of()))));

@@ -34,6 +34,17 @@ public final class DependencyFacts {
 
     /** {@code policies[index]}; {@code canonical} is {@code <namespace>.<name>}. */
     public record PolicyFact(int index, String name, String namespace, String canonical) implements Fact {
+        /** Identified by its position in the request: rules join on policies a lot, so equality must be cheap. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PolicyFact policy && policy.index == index && policy.canonical.equals(canonical);
+        }
+
+        @Override
+        public int hashCode() {
+            return index;
+        }
+
         @Override
         public String factId() {
             return "policies[" + index + "] " + canonical;
@@ -43,6 +54,18 @@ public final class DependencyFacts {
     /** {@code policies[policyIndex].policyTemplates[index]}; {@code ownKey} finds its own object among the observed. */
     public record Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
                            String ownKey) implements Fact {
+        /** Identified by its position in the request: rules join on templates a lot, so equality must be cheap. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Template template && template.policyIndex == policyIndex && template.index == index
+                    && template.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return policyIndex * 31 + index;
+        }
+
         @Override
         public String factId() {
             return "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name;
@@ -68,6 +91,14 @@ public final class DependencyFacts {
     /** An entry of a template's {@code extraDependencies}. */
     public record ExtraDependency(int policyIndex, int templateIndex, int position, String location,
                                   Dependency dependency) implements Fact {
+        public String key() {
+            return dependency.key();
+        }
+
+        public String compliance() {
+            return dependency.compliance();
+        }
+
         @Override
         public String factId() {
             return location + " " + dependency.label();
@@ -84,6 +115,10 @@ public final class DependencyFacts {
 
     /** A dependency a template must have met before it is applied (the union of both lists). */
     public record Wanted(Template template, Source source, String location, Dependency dependency) implements Fact {
+        public int policyIndex() {
+            return template.policyIndex();
+        }
+
         public String key() {
             return dependency.key();
         }
@@ -118,8 +153,11 @@ public final class DependencyFacts {
         }
     }
 
-    /** {@code observed[index]}: an object on the managed cluster. {@code key} as {@link Dependency#key()}. */
-    public record Observed(int index, String kind, String name, String key, String localKey, String compliant,
+    /**
+     * {@code observed[index]}: an object on the managed cluster. {@code key} as {@link Dependency#key()}; {@code group}
+     * is the API group of its apiVersion (part of the key, so a dependency only ever matches an object of its group).
+     */
+    public record Observed(int index, String group, String kind, String name, String key, String localKey, String compliant,
                            Integer totalViolations) implements Fact {
         public boolean violationFree() {
             return totalViolations != null && totalViolations == 0;
@@ -165,9 +203,24 @@ public final class DependencyFacts {
 
     /** The state a template reports: {@code state} ACTIVE, PENDING or TEMPLATE_ERROR; {@code compliant} may be null. */
     public record TemplateState(Template template, String state, String compliant, String message) implements Fact {
+        public int policyIndex() {
+            return template.policyIndex();
+        }
+
         @Override
         public String factId() {
             return template.factId() + " " + state;
+        }
+    }
+
+    /**
+     * The name a template is reported under when it is not its own (ocm-dependencies.md section 4.2: a template error
+     * is reported as {@code template-<i>}). Templates without one are reported under their own name.
+     */
+    public record ReportedName(Template template, String name) implements Fact {
+        @Override
+        public String factId() {
+            return template.factId() + " reported as " + name;
         }
     }
 

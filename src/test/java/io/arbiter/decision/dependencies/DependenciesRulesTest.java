@@ -43,6 +43,7 @@ class DependenciesRulesTest {
     static final String IGNORED = "A pending template with ignorePending reports Compliant";
     static final String ACTIVE = "A template with every dependency met is active and reports its object's compliance";
     static final String ACTIVE_NO_STATE = "A template with every dependency met and no object yet is active without a state";
+    static final String NAMED = "A template error is reported under its position";
     static final String APPLY = "An active template is applied";
     static final String DELETE = "A gated template that is applied is deleted";
     static final String NONE = "A gated template that is not applied stays absent";
@@ -211,6 +212,26 @@ class DependenciesRulesTest {
         assertTrue(state.message().contains("conflicting compliance states"), state.message());
         assertFired(run.firedRules(), DELETE);
         assertFired(run.firedRules(), ROW_NON_COMPLIANT);
+        assertFiredTimes(run.firedRules(), NAMED, 1);
+        assertEquals("template-0", run.result().names().get(0).name());
+    }
+
+    @Test
+    void aTemplateErrorIsReportedUnderItsPositionAndOnlyIt() {
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "policyTemplates": [
+                  {"name": "ok", "kind": "ConfigurationPolicy", "extraDependencies": [%s]},
+                  {"name": "pending", "kind": "ConfigurationPolicy", "extraDependencies": [%s]},
+                  {"name": "broken", "kind": "ConfigurationPolicy", "extraDependencies": [%s, %s]}]}],
+                 "observed": [%s]}""".formatted(dep(CM, "ConfigMap", "c", "Compliant"), dep(CM, "ConfigMap", "missing", "Compliant"),
+                dep(CM, "ConfigMap", "c", "Compliant"), dep(CM, "ConfigMap", "c", "Pending"),
+                obj(CM, "ConfigMap", "c", ", \"compliant\": \"Compliant\"")));
+        assertFiredTimes(run.firedRules(), ERROR, 1);
+        assertFiredTimes(run.firedRules(), NAMED, 1);
+        assertFiredBefore(run.firedRules(), ERROR, NAMED);
+        assertEquals(1, run.result().names().size(), () -> "reported names: " + run.result().names());
+        assertEquals(2, run.result().names().get(0).template().index());
+        assertEquals("template-2", run.result().names().get(0).name());
     }
 
     // ---- template state, message and action (sections 5, 6, 8) --------------------------------------------
@@ -242,6 +263,7 @@ class DependenciesRulesTest {
         assertEquals("Compliant", state.compliant());
         assertTrue(state.message().endsWith(" but ignorePending is true"), state.message());
         assertOnlyState(run.firedRules(), IGNORED);
+        assertNotFired(run.firedRules(), NAMED); // a pending template keeps its own name
         assertFired(run.firedRules(), DELETE);
         assertFired(run.firedRules(), ROW_COMPLIANT);
     }
@@ -254,6 +276,7 @@ class DependenciesRulesTest {
                  "observed": [{"apiVersion": "policy.open-cluster-management.io/v1", "kind": "ConfigurationPolicy",
                    "name": "t", "namespace": "c1", "compliant": "NonCompliant"}]}""");
         assertOnlyState(run.firedRules(), ACTIVE);
+        assertNotFired(run.firedRules(), NAMED);
         assertEquals("NonCompliant", onlyState(run.result()).compliant());
         assertFired(run.firedRules(), APPLY);
         assertFired(run.firedRules(), ROW_NON_COMPLIANT);
