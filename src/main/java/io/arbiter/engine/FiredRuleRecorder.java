@@ -15,7 +15,12 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     private static final Map<String, Map<String, String>> QUALIFIED_NAMES = new ConcurrentHashMap<>();
 
     private final List<FiredRule> fired = new ArrayList<>();
-    /** Fact ids of this decision: facts are immutable and most are matched by many rules, so each id is built once. */
+    /**
+     * Fact ids of this decision: facts are immutable and a small decision's facts are matched by many rules, so each
+     * id is built once. Only the first facts are kept: in a decision over thousands of facts most are matched once
+     * or twice, and growing the map costs more than the ids it saves.
+     */
+    private static final int CACHED_FACT_IDS = 1_024;
     private final Map<Fact, String> factIds = new IdentityHashMap<>();
 
     @Override
@@ -24,7 +29,7 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
         List<Object> objects = match.getObjects();
         List<String> facts = new ArrayList<>(objects.size());
         for (Object object : objects) {
-            String id = object instanceof Fact fact ? factIds.computeIfAbsent(fact, Fact::factId) : idOf(object);
+            String id = object instanceof Fact fact ? cachedIdOf(fact) : idOf(object);
             if (id != null) {
                 facts.add(id);
             }
@@ -38,6 +43,17 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     private static String qualifiedName(String packageName, String name) {
         return QUALIFIED_NAMES.computeIfAbsent(packageName, p -> new ConcurrentHashMap<>())
                 .computeIfAbsent(name, n -> packageName + "." + n);
+    }
+
+    private String cachedIdOf(Fact fact) {
+        String id = factIds.get(fact);
+        if (id == null) {
+            id = fact.factId();
+            if (factIds.size() < CACHED_FACT_IDS) {
+                factIds.put(fact, id);
+            }
+        }
+        return id;
     }
 
     /**

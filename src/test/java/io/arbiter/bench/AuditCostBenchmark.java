@@ -53,6 +53,7 @@ public class AuditCostBenchmark {
 
     private Decisions unaudited;
     private Decisions audited;
+    private Decisions recordedOnly;
     private Audit audit;
     private Path logFile;
     private byte[] request;
@@ -72,6 +73,7 @@ public class AuditCostBenchmark {
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         unaudited = new Decisions(registry, silent, new Audit(DecisionLog.OFF, new RecentDecisions(1), new Metrics(), false));
         audited = new Decisions(registry, recording, audit);
+        recordedOnly = new Decisions(registry, recording, new Audit(DecisionLog.OFF, new RecentDecisions(1_000), new Metrics(), false));
         request = ("{\"interface\": {\"path\": \"" + BenchData.interfacePath(ImplementationDecisionBenchmark.EXACT_RULE_INTERFACE)
                 + "\", \"revision\": \"" + BenchData.INTERFACE_REVISION + "\"}}").getBytes(StandardCharsets.UTF_8);
         ObjectNode check = audited.decide("implementation", request, "application/json");
@@ -92,6 +94,12 @@ public class AuditCostBenchmark {
     @Benchmark
     public ObjectNode withoutRecordingOrLog() {
         return unaudited.decide("implementation", request, "application/json");
+    }
+
+    /** The two costs apart: fired rules recorded and rendered, no log file. */
+    @Benchmark
+    public ObjectNode withRecordingOnly() {
+        return recordedOnly.decide("implementation", request, "application/json");
     }
 
     @Benchmark
