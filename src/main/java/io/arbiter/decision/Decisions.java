@@ -11,6 +11,7 @@ import io.arbiter.document.Documents;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
+import io.arbiter.engine.RuleFirings;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
@@ -145,7 +146,11 @@ public final class Decisions {
         JsonNode version = request.tree().path("apiVersion");
         call.requireUsableVersion(version.isTextual() ? version.asText() : Versions.latestSupported(type),
                 "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-        ObjectNode response = Documents.jsonMapper().valueToTree(type.decide(call));
+        Object decision = type.decide(call);
+        ObjectNode response = Documents.jsonMapper().valueToTree(decision);
+        if (decision instanceof RuleFirings firings) {
+            response.set("firedRules", RuleFirings.toJson(firings.firedRules()));
+        }
         if (!call.warnings().isEmpty()) {
             ArrayNode warnings = response.has("warnings") && response.get("warnings").isArray()
                     ? (ArrayNode) response.get("warnings") : response.putArray("warnings");

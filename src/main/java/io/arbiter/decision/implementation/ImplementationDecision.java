@@ -1,9 +1,11 @@
 package io.arbiter.decision.implementation;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.engine.FiredRule;
+import io.arbiter.engine.RuleFirings;
 import io.arbiter.model.Ref;
 
 import java.util.List;
@@ -15,8 +17,9 @@ public record ImplementationDecision(String decisionId, ImplementationFacts.Outc
                                      @JsonInclude(JsonInclude.Include.ALWAYS) List<Ref> candidates,
                                      @JsonInclude(JsonInclude.Include.ALWAYS) Ref selected, Injection inject,
                                      List<StorageBackend> backends,
-                                     List<FiredRule> firedRules, List<ItemExplanation> explanation,
-                                     String policyRevision, String rulesRevision, List<String> warnings) {
+                                     @JsonIgnore List<FiredRule> firedRules, List<ItemExplanation> explanation,
+                                     String policyRevision, String rulesRevision, List<String> warnings)
+        implements RuleFirings {
 
     /** The policy rule that decided, and the index of the winning item in its (merged) oneOf list. */
     @JsonInclude(JsonInclude.Include.ALWAYS)

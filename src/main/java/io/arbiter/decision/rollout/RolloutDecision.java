@@ -1,7 +1,9 @@
 package io.arbiter.decision.rollout;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.arbiter.engine.FiredRule;
+import io.arbiter.engine.RuleFirings;
 
 import java.util.List;
 
@@ -9,8 +11,8 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RolloutDecision(String decisionId, List<ClusterEntry> toRollout, List<ClusterEntry> timedOut,
                               List<RemovedCluster> removed, boolean maxFailureBreach, Number recheckAfterSeconds,
-                              List<ClusterStatus> clusterStatuses, String aggregatedStatus, List<FiredRule> firedRules,
-                              String rulesRevision) {
+                              List<ClusterStatus> clusterStatuses, String aggregatedStatus, @JsonIgnore List<FiredRule> firedRules,
+                              String rulesRevision) implements RuleFirings {
 
     /** A cluster in {@code toRollout} or {@code timedOut}. */
     public record ClusterEntry(String cluster, int groupIndex, String status, String remediationAction) {
