@@ -296,6 +296,15 @@ public final class RolloutFacts {
      */
     public record RolloutEntry(String phase, ClusterState cluster, int section, long key, String status, Long recheckAt)
             implements Fact {
+        /**
+         * Query results hash every row's fact, thousands per rollout: the cluster and the list position identify
+         * an entry, so hash those (equality stays the record's).
+         */
+        @Override
+        public int hashCode() {
+            return 31 * cluster.hashCode() + Long.hashCode(key);
+        }
+
         @Override
         public String factId() {
             return phase + " rollout " + cluster.name();
