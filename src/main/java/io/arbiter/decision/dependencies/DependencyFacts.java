@@ -113,12 +113,13 @@ public final class DependencyFacts {
         }
     }
 
-    /** A dependency a template must have met before it is applied (the union of both lists). */
-    public record Wanted(Template template, Source source, String location, Dependency dependency) implements Fact {
-        public int policyIndex() {
-            return template.policyIndex();
-        }
-
+    /**
+     * A dependency that must be met before templates are applied. A policy's {@code dependencies} are wanted once for
+     * the whole policy ({@code template} null: they apply to every template of it); a template's
+     * {@code extraDependencies} are wanted by that template. A template's dependency set is the union of both.
+     */
+    public record Wanted(int policyIndex, Template template, Source source, String location, Dependency dependency)
+            implements Fact {
         public String key() {
             return dependency.key();
         }
@@ -141,8 +142,13 @@ public final class DependencyFacts {
 
         @Override
         public String factId() {
-            return template.factId() + " wants " + dependency.label() + " " + dependency.compliance();
+            return owner(policyIndex, template) + " wants " + dependency.label() + " " + dependency.compliance();
         }
+    }
+
+    /** How a dependency's owner is named in fact ids: its template, or the policy for a policy-level one. */
+    static String owner(int policyIndex, Template template) {
+        return template != null ? template.factId() : "policies[" + policyIndex + "]";
     }
 
     /** Two entries of one template want the same object in different compliance states. */
@@ -181,10 +187,18 @@ public final class DependencyFacts {
         }
     }
 
-    /** A wanted dependency that is not met, and why. */
-    public record Unmet(Wanted wanted, String reason) implements Fact {
-        public Template template() {
-            return wanted.template();
+    /**
+     * A wanted dependency that is not met, and why. {@code template} is the template it holds back; null when a
+     * policy-level dependency is judged for the whole policy (it is then unmet for each template of the policy).
+     */
+    public record Unmet(Template template, Wanted wanted, String reason) implements Fact {
+        /** As judged: for the owner of the wanted dependency. */
+        public Unmet(Wanted wanted, String reason) {
+            this(wanted.template(), wanted, reason);
+        }
+
+        public int policyIndex() {
+            return wanted.policyIndex();
         }
 
         public String label() {
@@ -197,7 +211,8 @@ public final class DependencyFacts {
 
         @Override
         public String factId() {
-            return "unmet " + wanted.factId();
+            return "unmet " + owner(wanted.policyIndex(), template) + " wants " + wanted.dependency().label() + " "
+                    + wanted.dependency().compliance();
         }
     }
 
