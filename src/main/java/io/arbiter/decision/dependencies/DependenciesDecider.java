@@ -77,15 +77,16 @@ public final class DependenciesDecider {
             for (int t = 0; t < templates.size(); t++) {
                 JsonNode template = templates.get(t);
                 String kind = template.path("kind").asText();
-                facts.add(new Template(p, t, template.path("name").asText(), kind,
+                Template fact = new Template(p, t, template.path("name").asText(), kind,
                         template.path("ignorePending").asBoolean(false), template.path("applied").asBoolean(false),
-                        localKey(kind, clusterNs, template.path("name").asText())));
+                        localKey(kind, clusterNs, template.path("name").asText()));
+                facts.add(fact);
                 JsonNode extras = template.path("extraDependencies");
                 int extraPosition = 0;
                 for (int d = 0; d < extras.size(); d++) {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, sets)) {
-                        facts.add(new ExtraDependency(p, t, extraPosition++, location, dependency));
+                        facts.add(new ExtraDependency(fact, extraPosition++, location, dependency));
                     }
                 }
             }

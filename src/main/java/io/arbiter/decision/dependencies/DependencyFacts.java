@@ -91,11 +91,15 @@ public final class DependencyFacts {
         }
     }
 
-    /** An entry of a template's {@code extraDependencies}. */
-    public record ExtraDependency(int policyIndex, int templateIndex, int position, String location,
-                                  Dependency dependency, String factId) implements Fact {
-        public ExtraDependency(int policyIndex, int templateIndex, int position, String location, Dependency dependency) {
-            this(policyIndex, templateIndex, position, location, dependency, location + " " + dependency.label());
+    /** An entry of a template's {@code extraDependencies}; {@code template} is the template it was given on. */
+    public record ExtraDependency(Template template, int position, String location, Dependency dependency, String factId)
+            implements Fact {
+        public ExtraDependency(Template template, int position, String location, Dependency dependency) {
+            this(template, position, location, dependency, location + " " + dependency.label());
+        }
+
+        public int policyIndex() {
+            return template.policyIndex();
         }
 
         public String key() {
@@ -210,6 +214,12 @@ public final class DependencyFacts {
             return wanted.policyIndex();
         }
 
+        /** By owner: queries hash every row, and a record's own hash would walk its wanted dependency's strings. */
+        @Override
+        public int hashCode() {
+            return template != null ? template.hashCode() : -1 - wanted.policyIndex();
+        }
+
         public String label() {
             return wanted.dependency().label();
         }
@@ -224,6 +234,12 @@ public final class DependencyFacts {
             implements Fact {
         public TemplateState(Template template, String state, String compliant, String message) {
             this(template, state, compliant, message, template.factId() + " " + state);
+        }
+
+        /** By template (one state each): queries hash every row, and a record's own hash would walk the message. */
+        @Override
+        public int hashCode() {
+            return template.hashCode();
         }
 
         public int policyIndex() {
@@ -244,6 +260,12 @@ public final class DependencyFacts {
 
     /** What to do with the template's object: APPLY, NONE or DELETE. */
     public record TemplateAction(Template template, String action) implements Fact {
+        /** By template (one action each): queries hash every row. */
+        @Override
+        public int hashCode() {
+            return template.hashCode();
+        }
+
         @Override
         public String factId() {
             return template.factId() + " " + action;
