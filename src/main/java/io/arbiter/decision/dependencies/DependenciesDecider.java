@@ -28,9 +28,9 @@ import java.util.UUID;
 public final class DependenciesDecider {
 
     public static final String KIND = "dependencies";
-    public static final List<String> PHASES = List.of("deps-first-wins", "deps-union", "deps-conflicts", "deps-judge",
-            "deps-template-state", "deps-template-name", "deps-template-action", "deps-policy-compliance", "deps-set-members",
-            "deps-set-unknown", "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
+    public static final List<String> PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union", "deps-conflicts",
+            "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name", "deps-template-action",
+            "deps-policy-compliance", "deps-set-members", "deps-set-unknown", "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
             "deps-graph", "deps-peel", "deps-reach", "deps-cycles");
 
     public static final String POLICY_GROUP = "policy.open-cluster-management.io";
@@ -77,15 +77,16 @@ public final class DependenciesDecider {
             for (int t = 0; t < templates.size(); t++) {
                 JsonNode template = templates.get(t);
                 String kind = template.path("kind").asText();
-                facts.add(new Template(p, t, template.path("name").asText(), kind,
+                Template fact = new Template(p, t, template.path("name").asText(), kind,
                         template.path("ignorePending").asBoolean(false), template.path("applied").asBoolean(false),
-                        localKey(kind, clusterNs, template.path("name").asText())));
+                        localKey(kind, clusterNs, template.path("name").asText()));
+                facts.add(fact);
                 JsonNode extras = template.path("extraDependencies");
                 int extraPosition = 0;
                 for (int d = 0; d < extras.size(); d++) {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, sets)) {
-                        facts.add(new ExtraDependency(p, t, extraPosition++, location, dependency));
+                        facts.add(new ExtraDependency(fact, extraPosition++, location, dependency));
                     }
                 }
             }

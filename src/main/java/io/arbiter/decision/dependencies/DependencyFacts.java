@@ -26,14 +26,21 @@ public final class DependencyFacts {
      * (group|version|kind|effective namespace|name); {@code targetPolicy} is the canonical name when it names a Policy.
      */
     public record Dependency(String apiVersion, String group, String kind, String name, String namespace,
-                             String compliance, String key, String targetPolicy) {
-        public String label() {
-            return kind + " " + name;
+                             String compliance, String key, String targetPolicy, String label, String wants) {
+        /** {@code label} is how messages name it ("Kind name"); {@code wants} how fact ids do ("Kind name Compliance"). */
+        public Dependency(String apiVersion, String group, String kind, String name, String namespace, String compliance,
+                          String key, String targetPolicy) {
+            this(apiVersion, group, kind, name, namespace, compliance, key, targetPolicy, kind + " " + name,
+                    kind + " " + name + " " + compliance);
         }
     }
 
     /** {@code policies[index]}; {@code canonical} is {@code <namespace>.<name>}. */
-    public record PolicyFact(int index, String name, String namespace, String canonical) implements Fact {
+    public record PolicyFact(int index, String name, String namespace, String canonical, String factId) implements Fact {
+        public PolicyFact(int index, String name, String namespace, String canonical) {
+            this(index, name, namespace, canonical, "policies[" + index + "] " + canonical);
+        }
+
         /** Identified by its position in the request: rules join on policies a lot, so equality must be cheap. */
         @Override
         public boolean equals(Object other) {
@@ -44,16 +51,17 @@ public final class DependencyFacts {
         public int hashCode() {
             return index;
         }
-
-        @Override
-        public String factId() {
-            return "policies[" + index + "] " + canonical;
-        }
     }
 
     /** {@code policies[policyIndex].policyTemplates[index]}; {@code ownKey} finds its own object among the observed. */
     public record Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
-                           String ownKey) implements Fact {
+                           String ownKey, String factId) implements Fact {
+        public Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
+                        String ownKey) {
+            this(policyIndex, index, name, kind, ignorePending, applied, ownKey,
+                    "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name);
+        }
+
         /** Identified by its position in the request: rules join on templates a lot, so equality must be cheap. */
         @Override
         public boolean equals(Object other) {
@@ -65,43 +73,41 @@ public final class DependencyFacts {
         public int hashCode() {
             return policyIndex * 31 + index;
         }
-
-        @Override
-        public String factId() {
-            return "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name;
-        }
     }
 
     /** An entry of a policy's {@code dependencies} (a PolicySet entry expands to several, one location). */
-    public record PolicyDependency(int policyIndex, int position, String location, Dependency dependency) implements Fact {
+    public record PolicyDependency(int policyIndex, int position, String location, Dependency dependency, String factId)
+            implements Fact {
+        public PolicyDependency(int policyIndex, int position, String location, Dependency dependency) {
+            this(policyIndex, position, location, dependency, location + " " + dependency.label());
+        }
+
         public String key() {
             return dependency.key();
         }
 
         public String compliance() {
             return dependency.compliance();
-        }
-
-        @Override
-        public String factId() {
-            return location + " " + dependency.label();
         }
     }
 
-    /** An entry of a template's {@code extraDependencies}. */
-    public record ExtraDependency(int policyIndex, int templateIndex, int position, String location,
-                                  Dependency dependency) implements Fact {
+    /** An entry of a template's {@code extraDependencies}; {@code template} is the template it was given on. */
+    public record ExtraDependency(Template template, int position, String location, Dependency dependency, String factId)
+            implements Fact {
+        public ExtraDependency(Template template, int position, String location, Dependency dependency) {
+            this(template, position, location, dependency, location + " " + dependency.label());
+        }
+
+        public int policyIndex() {
+            return template.policyIndex();
+        }
+
         public String key() {
             return dependency.key();
         }
 
         public String compliance() {
             return dependency.compliance();
-        }
-
-        @Override
-        public String factId() {
-            return location + " " + dependency.label();
         }
     }
 
@@ -113,10 +119,16 @@ public final class DependencyFacts {
         }
     }
 
-    /** A dependency a template must have met before it is applied (the union of both lists). */
-    public record Wanted(Template template, Source source, String location, Dependency dependency) implements Fact {
-        public int policyIndex() {
-            return template.policyIndex();
+    /**
+     * A dependency that must be met before templates are applied. A policy's {@code dependencies} are wanted once for
+     * the whole policy ({@code template} null: they apply to every template of it); a template's
+     * {@code extraDependencies} are wanted by that template. A template's dependency set is the union of both.
+     */
+    public record Wanted(int policyIndex, Template template, Source source, String location, Dependency dependency,
+                         String factId) implements Fact {
+        public Wanted(int policyIndex, Template template, Source source, String location, Dependency dependency) {
+            this(policyIndex, template, source, location, dependency,
+                    owner(policyIndex, template) + " wants " + dependency.wants());
         }
 
         public String key() {
@@ -138,11 +150,11 @@ public final class DependencyFacts {
         public String targetPolicy() {
             return dependency.targetPolicy();
         }
+    }
 
-        @Override
-        public String factId() {
-            return template.factId() + " wants " + dependency.label() + " " + dependency.compliance();
-        }
+    /** How a dependency's owner is named in fact ids: its template, or the policy for a policy-level one. */
+    static String owner(int policyIndex, Template template) {
+        return template != null ? template.factId() : "policies[" + policyIndex + "]";
     }
 
     /** Two entries of one template want the same object in different compliance states. */
@@ -158,14 +170,15 @@ public final class DependencyFacts {
      * is the API group of its apiVersion (part of the key, so a dependency only ever matches an object of its group).
      */
     public record Observed(int index, String group, String kind, String name, String key, String localKey, String compliant,
-                           Integer totalViolations) implements Fact {
-        public boolean violationFree() {
-            return totalViolations != null && totalViolations == 0;
+                           Integer totalViolations, String factId) implements Fact {
+        public Observed(int index, String group, String kind, String name, String key, String localKey, String compliant,
+                        Integer totalViolations) {
+            this(index, group, kind, name, key, localKey, compliant, totalViolations,
+                    "observed[" + index + "] " + kind + " " + name);
         }
 
-        @Override
-        public String factId() {
-            return "observed[" + index + "] " + kind + " " + name;
+        public boolean violationFree() {
+            return totalViolations != null && totalViolations == 0;
         }
     }
 
@@ -181,10 +194,30 @@ public final class DependencyFacts {
         }
     }
 
-    /** A wanted dependency that is not met, and why. */
-    public record Unmet(Wanted wanted, String reason) implements Fact {
-        public Template template() {
-            return wanted.template();
+    /**
+     * A wanted dependency that is not met, and why. {@code template} is the template it holds back; null when a
+     * policy-level dependency is judged for the whole policy (it is then unmet for each template of the policy).
+     */
+    public record Unmet(Template template, Wanted wanted, String reason, String factId) implements Fact {
+        /** As judged: for the owner of the wanted dependency. */
+        public Unmet(Wanted wanted, String reason) {
+            this(wanted.template(), wanted, reason, "unmet " + wanted.factId());
+        }
+
+        /** A policy-level dependency's judgement, for one template of the policy. */
+        public Unmet(Template template, Wanted wanted, String reason) {
+            this(template, wanted, reason, "unmet " + owner(wanted.policyIndex(), template) + " wants "
+                    + wanted.dependency().wants());
+        }
+
+        public int policyIndex() {
+            return wanted.policyIndex();
+        }
+
+        /** By owner: queries hash every row, and a record's own hash would walk its wanted dependency's strings. */
+        @Override
+        public int hashCode() {
+            return template != null ? template.hashCode() : -1 - wanted.policyIndex();
         }
 
         public String label() {
@@ -194,22 +227,23 @@ public final class DependencyFacts {
         public String targetPolicy() {
             return wanted.targetPolicy();
         }
-
-        @Override
-        public String factId() {
-            return "unmet " + wanted.factId();
-        }
     }
 
     /** The state a template reports: {@code state} ACTIVE, PENDING or TEMPLATE_ERROR; {@code compliant} may be null. */
-    public record TemplateState(Template template, String state, String compliant, String message) implements Fact {
-        public int policyIndex() {
-            return template.policyIndex();
+    public record TemplateState(Template template, String state, String compliant, String message, String factId)
+            implements Fact {
+        public TemplateState(Template template, String state, String compliant, String message) {
+            this(template, state, compliant, message, template.factId() + " " + state);
         }
 
+        /** By template (one state each): queries hash every row, and a record's own hash would walk the message. */
         @Override
-        public String factId() {
-            return template.factId() + " " + state;
+        public int hashCode() {
+            return template.hashCode();
+        }
+
+        public int policyIndex() {
+            return template.policyIndex();
         }
     }
 
@@ -226,6 +260,12 @@ public final class DependencyFacts {
 
     /** What to do with the template's object: APPLY, NONE or DELETE. */
     public record TemplateAction(Template template, String action) implements Fact {
+        /** By template (one action each): queries hash every row. */
+        @Override
+        public int hashCode() {
+            return template.hashCode();
+        }
+
         @Override
         public String factId() {
             return template.factId() + " " + action;

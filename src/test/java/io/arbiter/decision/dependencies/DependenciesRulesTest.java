@@ -25,7 +25,7 @@ class DependenciesRulesTest {
 
     // 10-gating.drl
     static final String SKIPPED = "A later policy dependency on the same object with another compliance is skipped";
-    static final String POLICY_DEP = "A policy dependency applies to every template of the policy";
+    static final String POLICY_DEP = "A policy dependency is wanted once for all the policy's templates";
     static final String EXTRA_DEP = "A template's extra dependency applies to that template";
     static final String CONFLICT = "An extra dependency wanting an object in another compliance conflicts";
     static final String CT_ABSENT_MET = "Absent ConstraintTemplate not wanted Compliant is met";
@@ -38,6 +38,7 @@ class DependenciesRulesTest {
     static final String NO_STATUS = "Dependency object without a compliance is unmet";
     static final String EXACT = "Dependency object with exactly the wanted compliance is met";
     static final String MISMATCH = "Dependency object with another compliance is unmet";
+    static final String POLICY_UNMET = "An unmet policy dependency is unmet for every template of the policy";
     static final String ERROR = "A template with conflicting compliance states is a template error";
     static final String PENDING = "A template with an unmet dependency is pending";
     static final String IGNORED = "A pending template with ignorePending reports Compliant";
@@ -192,10 +193,54 @@ class DependenciesRulesTest {
                  "observed": [%s]}""".formatted(dep(CM, "ConfigMap", "c", "Compliant"), dep(CM, "ConfigMap", "c", "Pending"),
                 dep(CM, "ConfigMap", "c", "Compliant"), obj(CM, "ConfigMap", "c", ", \"compliant\": \"Compliant\"")));
         assertFiredTimes(run.firedRules(), SKIPPED, 1);
-        assertFiredTimes(run.firedRules(), POLICY_DEP, 2); // the duplicate Compliant entry merges
+        assertFiredTimes(run.firedRules(), POLICY_DEP, 1); // once for both templates; the duplicate Compliant entry merges
         assertNotFired(run.firedRules(), CONFLICT);
-        assertFiredTimes(run.firedRules(), EXACT, 2);
+        assertFiredTimes(run.firedRules(), EXACT, 1); // judged once for the policy
+        assertNotFired(run.firedRules(), POLICY_UNMET);
         assertFiredTimes(run.firedRules(), ACTIVE_NO_STATE, 2);
+    }
+
+    @Test
+    void anUnmetPolicyDependencyIsUnmetForEveryTemplate() {
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "dependencies": [%s],
+                  "policyTemplates": [{"name": "t1", "kind": "ConfigurationPolicy", "extraDependencies": [%s, %s]},
+                                      {"name": "t2", "kind": "ConfigurationPolicy", "extraDependencies": [%s, %s]}]}],
+                 "observed": [%s]}""".formatted(dep(CM, "ConfigMap", "missing", "Compliant"),
+                dep(CM, "ConfigMap", "missing", "Compliant"), dep(CM, "ConfigMap", "ok", "Compliant"),
+                dep(CM, "ConfigMap", "ok", "Compliant"), dep(CM, "ConfigMap", "ok", "Compliant"),
+                obj(CM, "ConfigMap", "ok", ", \"compliant\": \"Compliant\"")));
+        assertFiredTimes(run.firedRules(), POLICY_DEP, 1);
+        // t1's copy of the policy dependency merges into it; t2's repeated entry merges into its first one
+        assertFiredTimes(run.firedRules(), EXTRA_DEP, 2);
+        assertFiredTimes(run.firedRules(), ABSENT, 1); // judged once for the policy
+        assertFiredTimes(run.firedRules(), EXACT, 2);
+        assertFiredTimes(run.firedRules(), POLICY_UNMET, 2);
+        assertFiredBefore(run.firedRules(), ABSENT, POLICY_UNMET);
+        assertFiredBefore(run.firedRules(), POLICY_UNMET, PENDING);
+        assertFiredTimes(run.firedRules(), PENDING, 2);
+        assertNotFired(run.firedRules(), CONFLICT);
+        var unmet = run.result().unmet();
+        assertEquals(2, unmet.size(), () -> "unmet: " + unmet);
+        assertEquals(List.of(0, 1), unmet.stream().map(u -> u.template().index()).sorted().toList());
+        unmet.forEach(u -> assertEquals("policies[0].dependencies[0]", u.wanted().location()));
+        run.result().states().forEach(state -> assertEquals(
+                "Dependencies were not satisfied: 1 is still pending (ConfigMap missing)", state.message()));
+    }
+
+    @Test
+    void aPolicyWithoutTemplatesWantsNothing() {
+        String policyDep = "{\"apiVersion\": \"policy.open-cluster-management.io/v1\", \"kind\": \"Policy\", \"name\": \"%s\", \"compliance\": \"Compliant\"}";
+        var run = run("""
+                {"policies": [
+                  {"name": "a", "namespace": "ns", "dependencies": [%s]},
+                  {"name": "b", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "tb", "kind": "ConfigurationPolicy"}]}]}"""
+                .formatted(policyDep.formatted("b"), policyDep.formatted("a")));
+        assertFiredTimes(run.firedRules(), POLICY_DEP, 1);
+        assertFiredTimes(run.firedRules(), ABSENT, 1);
+        assertFiredTimes(run.firedRules(), POLICY_UNMET, 1);
+        assertFiredTimes(run.firedRules(), EDGE, 1); // b -> a only: a has no template to gate
+        assertNotFired(run.firedRules(), CYCLE);
     }
 
     @Test
