@@ -111,7 +111,16 @@ public final class RolloutFacts {
      * request's {@code clusters}.
      */
     public record ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
-                               String status, Long lastTransition) implements Fact {
+                               String status, Long lastTransition, String factId) implements Fact {
+        /**
+         * Its fact id is built once: a 5,000-cluster rollout records tens of thousands of firings naming clusters,
+         * and the recorder caches only a decision's first facts.
+         */
+        public ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
+                            String status, Long lastTransition) {
+            this(name, groupIndex, groupOrder, rank, recordIndex, recordRank, status, lastTransition, "cluster " + name);
+        }
+
         /**
          * Rules join on clusters by {@code ==} thousands of times per decision, and Drools hashes every fact it
          * inserts: the rank and the name identify a cluster in a request, so compare and hash those only.
@@ -129,11 +138,6 @@ public final class RolloutFacts {
         /** When the current status began: its transition time, or now when the record has none. */
         public long since(long now) {
             return lastTransition != null ? lastTransition : now;
-        }
-
-        @Override
-        public String factId() {
-            return "cluster " + name;
         }
     }
 
@@ -188,10 +192,9 @@ public final class RolloutFacts {
     }
 
     /** The status table's reading of a record: NEW, SUCCEEDED, WATCHED or FINISHED; whether it is a failure. */
-    public record StatusKind(ClusterState cluster, String kind, boolean failure) implements Fact {
-        @Override
-        public String factId() {
-            return cluster.factId() + " " + cluster.status() + " is " + kind;
+    public record StatusKind(ClusterState cluster, String kind, boolean failure, String factId) implements Fact {
+        public StatusKind(ClusterState cluster, String kind, boolean failure) {
+            this(cluster, kind, failure, cluster.factId() + " " + cluster.status() + " is " + kind);
         }
     }
 
@@ -200,14 +203,15 @@ public final class RolloutFacts {
      * now) or DONE; {@code status} after classification; {@code recheckAt} when a soak ends or a deadline passes.
      */
     public record Classified(ClusterState cluster, int groupIndex, int recordRank, String outcome, String status,
-                             Long recheckAt, boolean failure) implements Fact {
-        public boolean toApply() {
-            return TO_APPLY.equals(cluster.status());
+                             Long recheckAt, boolean failure, String factId) implements Fact {
+        public Classified(ClusterState cluster, int groupIndex, int recordRank, String outcome, String status,
+                          Long recheckAt, boolean failure) {
+            this(cluster, groupIndex, recordRank, outcome, status, recheckAt, failure,
+                    cluster.factId() + " " + outcome + " " + status);
         }
 
-        @Override
-        public String factId() {
-            return cluster.factId() + " " + outcome + " " + status;
+        public boolean toApply() {
+            return TO_APPLY.equals(cluster.status());
         }
     }
 
