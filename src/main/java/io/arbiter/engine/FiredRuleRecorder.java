@@ -46,12 +46,13 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     }
 
     private String cachedIdOf(Fact fact) {
+        if (factIds.size() >= CACHED_FACT_IDS) {
+            return fact.factId(); // a large decision: its hot facts carry their ids, and a lookup per match costs more
+        }
         String id = factIds.get(fact);
         if (id == null) {
             id = fact.factId();
-            if (factIds.size() < CACHED_FACT_IDS) {
-                factIds.put(fact, id);
-            }
+            factIds.put(fact, id);
         }
         return id;
     }

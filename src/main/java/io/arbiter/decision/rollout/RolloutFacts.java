@@ -58,14 +58,11 @@ public final class RolloutFacts {
      * {@code minSuccess} is as given; whether the strategy soaks at all is the rules' call.
      */
     public record Settings(String type, boolean progressive, String remediationAction, long now, long minSuccess,
-                           Long deadline) implements Fact {
+                           Long deadline, String factId) implements Fact {
+        /** Its fact id is built once: most rollout rules match the settings. */
         public Settings(String type, String remediationAction, long now, long minSuccess, Long deadline) {
-            this(type, !ALL.equals(type), remediationAction, now, minSuccess, deadline);
-        }
-
-        @Override
-        public String factId() {
-            return "strategy " + type + ", remediationAction " + remediationAction;
+            this(type, !ALL.equals(type), remediationAction, now, minSuccess, deadline,
+                    "strategy " + type + ", remediationAction " + remediationAction);
         }
     }
 
