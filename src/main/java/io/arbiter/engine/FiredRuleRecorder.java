@@ -13,14 +13,15 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FiredRuleRecorder extends DefaultAgendaEventListener {
 
     private static final Map<String, Map<String, String>> QUALIFIED_NAMES = new ConcurrentHashMap<>();
-
-    private final List<FiredRule> fired = new ArrayList<>();
     /**
-     * Fact ids of this decision: facts are immutable and a small decision's facts are matched by many rules, so each
-     * id is built once. Only the first facts are kept: in a decision over thousands of facts most are matched once
-     * or twice, and growing the map costs more than the ids it saves.
+     * Fact ids of a decision are cached: facts are immutable and a small decision's facts are matched by many rules,
+     * so each id is built once. A decision over more facts stops using the cache once this many are in it: there
+     * most facts are matched once or twice, a lookup per match costs more than it saves, and the facts that many
+     * rules match (settings, clusters, templates) carry their ids already.
      */
     private static final int CACHED_FACT_IDS = 1_024;
+
+    private final List<FiredRule> fired = new ArrayList<>();
     private final Map<Fact, String> factIds = new IdentityHashMap<>();
 
     @Override
@@ -47,7 +48,7 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
 
     private String cachedIdOf(Fact fact) {
         if (factIds.size() >= CACHED_FACT_IDS) {
-            return fact.factId(); // a large decision: its hot facts carry their ids, and a lookup per match costs more
+            return fact.factId();
         }
         String id = factIds.get(fact);
         if (id == null) {

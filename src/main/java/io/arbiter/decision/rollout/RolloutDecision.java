@@ -11,8 +11,8 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RolloutDecision(String decisionId, List<ClusterEntry> toRollout, List<ClusterEntry> timedOut,
                               List<RemovedCluster> removed, boolean maxFailureBreach, Number recheckAfterSeconds,
-                              List<ClusterStatus> clusterStatuses, String aggregatedStatus, @JsonIgnore List<FiredRule> firedRules,
-                              String rulesRevision) implements RuleFirings {
+                              List<ClusterStatus> clusterStatuses, String aggregatedStatus,
+                              @JsonIgnore List<FiredRule> firedRules, String rulesRevision) implements RuleFirings {
 
     /** A cluster in {@code toRollout} or {@code timedOut}. */
     public record ClusterEntry(String cluster, int groupIndex, String status, String remediationAction) {
