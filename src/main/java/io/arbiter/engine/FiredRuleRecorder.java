@@ -1,5 +1,6 @@
 package io.arbiter.engine;
 
+import org.kie.api.definition.rule.Rule;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
 
@@ -23,6 +24,9 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
 
     private final List<FiredRule> fired = new ArrayList<>();
     private final Map<Fact, String> factIds = new IdentityHashMap<>();
+    /** Large decisions fire one rule many times in a row: its qualified name is looked up once per run of them. */
+    private Rule lastRule;
+    private String lastQualifiedName;
 
     @Override
     public void afterMatchFired(AfterMatchFiredEvent event) {
@@ -35,9 +39,12 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
                 facts.add(id);
             }
         }
-        String packageName = match.getRule().getPackageName();
-        String name = match.getRule().getName();
-        fired.add(new FiredRule(qualifiedName(packageName, name), name, packageName, fired.size() + 1, facts));
+        Rule rule = match.getRule();
+        if (rule != lastRule) {
+            lastRule = rule;
+            lastQualifiedName = qualifiedName(rule.getPackageName(), rule.getName());
+        }
+        fired.add(new FiredRule(lastQualifiedName, rule.getName(), rule.getPackageName(), fired.size() + 1, facts));
     }
 
     /** {@code package.name}, built once per rule rather than once per firing (a decision fires dozens). */
