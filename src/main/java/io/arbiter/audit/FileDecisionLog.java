@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import io.arbiter.document.Documents;
+import io.arbiter.engine.FiredRule;
+import io.arbiter.engine.FiredRulesNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -202,7 +204,13 @@ public final class FileDecisionLog implements DecisionLog {
         for (Iterator<Map.Entry<String, JsonNode>> fields = result.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             json.writeFieldName(field.getKey());
-            if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
+            if (field.getValue() instanceof FiredRulesNode firings) {
+                json.writeStartArray();
+                for (FiredRule rule : firings.firedRules()) {
+                    writeFiredRule(rule, json);
+                }
+                json.writeEndArray();
+            } else if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
                 json.writeStartArray();
                 for (JsonNode rule : field.getValue()) {
                     writeFiredRule(rule, json, provider);
@@ -222,6 +230,18 @@ public final class FileDecisionLog implements DecisionLog {
         } else {
             ((JsonSerializable) node).serialize(json, provider);
         }
+    }
+
+    private static void writeFiredRule(FiredRule rule, JsonGenerator json) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("rule", rule.rule());
+        json.writeNumberField("order", rule.order());
+        json.writeArrayFieldStart("facts");
+        for (String fact : rule.facts()) {
+            json.writeString(fact);
+        }
+        json.writeEndArray();
+        json.writeEndObject();
     }
 
     private static void writeFiredRule(JsonNode node, JsonGenerator json, SerializerProvider provider) throws IOException {

@@ -2,6 +2,10 @@ package io.arbiter.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.engine.FiredRulesNode;
+
+import java.util.Iterator;
+import java.util.Map;
 
 /** Additional parameter values may hold secrets: the log keeps their names and masks their values. */
 public final class Masking {
@@ -21,16 +25,36 @@ public final class Masking {
         return copy;
     }
 
-    private static boolean hasParameterValues(JsonNode tree) {
-        for (JsonNode parameters : tree.findValues("additionalParameters")) {
-            if (parameters.isArray() && !parameters.isEmpty()) {
-                return true;
+    /** Fired rules hold rule names and fact ids only: they are not searched (a response's largest part). */
+    private static boolean hasParameterValues(JsonNode node) {
+        if (node instanceof FiredRulesNode) {
+            return false;
+        }
+        if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                if (field.getKey().equals("additionalParameters") && field.getValue().isArray()) {
+                    if (!field.getValue().isEmpty()) {
+                        return true;
+                    }
+                } else if (hasParameterValues(field.getValue())) {
+                    return true;
+                }
+            }
+        } else if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (hasParameterValues(element)) {
+                    return true;
+                }
             }
         }
         return false;
     }
 
     private static void mask(JsonNode node) {
+        if (node instanceof FiredRulesNode) {
+            return;
+        }
         if (node.isObject()) {
             node.fields().forEachRemaining(field -> {
                 if (field.getKey().equals("additionalParameters") && field.getValue().isArray()) {

@@ -33,6 +33,10 @@ public record FiredRule(String rule, String name, @JsonProperty("package") Strin
 
         @Override
         public void serialize(FiredRule fired, JsonGenerator json, SerializerProvider provider) throws IOException {
+            write(fired, json);
+        }
+
+        static void write(FiredRule fired, JsonGenerator json) throws IOException {
             json.writeStartObject();
             json.writeStringField("rule", fired.rule());
             json.writeStringField("name", fired.name());

@@ -180,6 +180,11 @@ class DecisionLogTest {
         assertTrue(maskedText.contains("\"value\":\"***\""), maskedText);
         assertTrue(!maskedAudit.find(id).orElseThrow().toString().contains("s3cret"));
         assertTrue(Files.readString(clear).contains("s3cret"));
+        JsonNode maskedFirings = Documents.jsonMapper().readTree(maskedText).path("result").path("firedRules");
+        JsonNode clearFirings = Documents.jsonMapper().readTree(Files.readString(clear)).path("result").path("firedRules");
+        assertTrue(maskedFirings.size() > 10, maskedText);
+        assertEquals(clearFirings.size(), maskedFirings.size());
+        assertEquals(clearFirings.get(0).path("rule"), maskedFirings.get(0).path("rule"));
     }
 
     @Test
