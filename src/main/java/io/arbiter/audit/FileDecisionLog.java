@@ -234,13 +234,7 @@ public final class FileDecisionLog implements DecisionLog {
 
     private static void writeFiredRule(FiredRule rule, JsonGenerator json) throws IOException {
         json.writeStartObject();
-        json.writeStringField("rule", rule.rule());
-        json.writeNumberField("order", rule.order());
-        json.writeArrayFieldStart("facts");
-        for (String fact : rule.facts()) {
-            json.writeString(fact);
-        }
-        json.writeEndArray();
+        rule.writeFields(json, false);
         json.writeEndObject();
     }
 
