@@ -28,7 +28,7 @@ import java.util.UUID;
 public final class DependenciesDecider {
 
     public static final String KIND = "dependencies";
-    public static final List<String> PHASES = List.of("deps-first-wins", "deps-policy-merge", "deps-extra-merge", "deps-conflicts",
+    public static final List<String> PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union", "deps-conflicts",
             "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name", "deps-template-action",
             "deps-policy-compliance", "deps-set-members", "deps-set-unknown", "deps-set-compliance", "deps-set-message",
             "deps-set-message-join", "deps-waiting",

@@ -75,136 +75,80 @@ public final class DependencyFacts {
         }
     }
 
-    /**
-     * A dependency entry of the request, wanted by its owner: a policy's {@code dependencies} entry is wanted once for the
-     * whole policy ({@code template} null: it applies to every template of it); a template's {@code extraDependencies}
-     * entry by that template. A template's dependency set is the union of both, less the entries the rules drop
-     * ({@link Dropped}); the rules judge the others.
-     */
-    public sealed interface Wanted extends Fact permits PolicyDependency, ExtraDependency {
-        int policyIndex();
-
-        /** The template that wants it; null for a policy's dependency. */
-        Template template();
-
-        Source source();
-
-        String location();
-
-        Dependency dependency();
-
-        default String key() {
-            return dependency().key();
-        }
-
-        default String compliance() {
-            return dependency().compliance();
-        }
-
-        default String group() {
-            return dependency().group();
-        }
-
-        default boolean wantsCompliant() {
-            return COMPLIANT.equals(dependency().compliance());
-        }
-
-        default String targetPolicy() {
-            return dependency().targetPolicy();
-        }
-    }
-
     /** An entry of a policy's {@code dependencies} (a PolicySet entry expands to several, one location). */
     public record PolicyDependency(int policyIndex, int position, String location, Dependency dependency, String factId)
-            implements Wanted {
+            implements Fact {
         public PolicyDependency(int policyIndex, int position, String location, Dependency dependency) {
-            this(policyIndex, position, location, dependency, location + " " + dependency.wants());
+            this(policyIndex, position, location, dependency, location + " " + dependency.label());
         }
 
-        @Override
-        public Template template() {
-            return null;
+        public String key() {
+            return dependency.key();
         }
 
-        @Override
-        public Source source() {
-            return Source.POLICY;
-        }
-
-        /** Identified by its position in the request: rules join on entries a lot, so equality must be cheap. */
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof PolicyDependency entry && entry.policyIndex == policyIndex && entry.position == position
-                    && entry.dependency.equals(dependency);
-        }
-
-        @Override
-        public int hashCode() {
-            return policyIndex * 31 + position;
+        public String compliance() {
+            return dependency.compliance();
         }
     }
 
     /** An entry of a template's {@code extraDependencies}; {@code template} is the template it was given on. */
     public record ExtraDependency(Template template, int position, String location, Dependency dependency, String factId)
-            implements Wanted {
+            implements Fact {
         public ExtraDependency(Template template, int position, String location, Dependency dependency) {
-            this(template, position, location, dependency, location + " " + dependency.wants());
+            this(template, position, location, dependency, location + " " + dependency.label());
         }
 
-        @Override
         public int policyIndex() {
             return template.policyIndex();
         }
 
-        @Override
-        public Source source() {
-            return Source.EXTRA;
+        public String key() {
+            return dependency.key();
         }
 
-        /** Identified by its position in the request: rules join on entries a lot, so equality must be cheap. */
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof ExtraDependency entry && entry.template.equals(template) && entry.position == position
-                    && entry.dependency.equals(dependency);
+        public String compliance() {
+            return dependency.compliance();
         }
-
-        @Override
-        public int hashCode() {
-            return template.hashCode() * 31 + position;
-        }
-    }
-
-    /** An entry that adds nothing to what its owner wants (ocm-dependencies.md section 4): it is not judged. */
-    public sealed interface Dropped extends Fact permits SkippedDependency, MergedDependency, UnusedDependency {
-        Wanted entry();
     }
 
     /** A later {@code dependencies} entry on the same object with another compliance: the first one wins. */
-    public record SkippedDependency(PolicyDependency dependency, PolicyDependency by) implements Dropped {
-        @Override
-        public Wanted entry() {
-            return dependency;
-        }
-
+    public record SkippedDependency(PolicyDependency dependency, PolicyDependency by) implements Fact {
         @Override
         public String factId() {
             return dependency.location() + " skipped for " + by.location();
         }
     }
 
-    /** An entry on the same object in the same compliance as {@code into}, which its owner wants already. */
-    public record MergedDependency(Wanted entry, Wanted into) implements Dropped {
-        @Override
-        public String factId() {
-            return entry.location() + " merged into " + into.location();
+    /**
+     * A dependency that must be met before templates are applied. A policy's {@code dependencies} are wanted once for
+     * the whole policy ({@code template} null: they apply to every template of it); a template's
+     * {@code extraDependencies} are wanted by that template. A template's dependency set is the union of both.
+     */
+    public record Wanted(int policyIndex, Template template, Source source, String location, Dependency dependency,
+                         String factId) implements Fact {
+        public Wanted(int policyIndex, Template template, Source source, String location, Dependency dependency) {
+            this(policyIndex, template, source, location, dependency,
+                    owner(policyIndex, template) + " wants " + dependency.wants());
         }
-    }
 
-    /** A dependency of a policy without templates: there is nothing for it to gate. */
-    public record UnusedDependency(PolicyDependency entry) implements Dropped {
-        @Override
-        public String factId() {
-            return entry.location() + " gates no template";
+        public String key() {
+            return dependency.key();
+        }
+
+        public String compliance() {
+            return dependency.compliance();
+        }
+
+        public String group() {
+            return dependency.group();
+        }
+
+        public boolean wantsCompliant() {
+            return COMPLIANT.equals(dependency.compliance());
+        }
+
+        public String targetPolicy() {
+            return dependency.targetPolicy();
         }
     }
 
