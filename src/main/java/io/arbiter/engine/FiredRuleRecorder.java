@@ -5,6 +5,7 @@ import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +33,16 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     public void afterMatchFired(AfterMatchFiredEvent event) {
         var match = event.getMatch();
         List<Object> objects = match.getObjects();
-        List<String> facts = new ArrayList<>(objects.size());
+        String[] ids = new String[objects.size()];
+        int count = 0;
         for (Object object : objects) {
             String id = object instanceof Fact fact ? cachedIdOf(fact) : idOf(object);
             if (id != null) {
-                facts.add(id);
+                ids[count++] = id;
             }
         }
+        // an immutable list, which FiredRule keeps as it is (large decisions fire thousands of rules)
+        List<String> facts = List.of(count == ids.length ? ids : Arrays.copyOf(ids, count));
         Rule rule = match.getRule();
         if (rule != lastRule) {
             lastRule = rule;

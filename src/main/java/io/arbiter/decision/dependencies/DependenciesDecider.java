@@ -8,6 +8,7 @@ import io.arbiter.decision.dependencies.DependenciesDecision.TemplateResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.UnmetDependency;
 import io.arbiter.decision.dependencies.DependencyFacts.*;
 import io.arbiter.engine.CompiledRuleBase;
+import org.kie.api.runtime.ClassObjectFilter;
 import org.kie.api.runtime.KieSession;
 
 import java.util.ArrayList;
@@ -164,20 +165,25 @@ public final class DependenciesDecider {
                          List<Cycle> cycles) {
     }
 
+    /**
+     * Reads the derived facts by type. Not through DRL queries, as the other decisions do: a large request derives
+     * tens of thousands of facts here, and a query costs a lookup per row (5-6% of the 500-policy benchmark).
+     */
     public static Result read(KieSession session) {
-        return new Result(rows(session, "template states", "$state"), rows(session, "reported names", "$name"),
-                rows(session, "template actions", "$action"),
-                rows(session, "unmet dependencies", "$unmet"), rows(session, "policy compliances", "$compliance"),
-                rows(session, "set compliances", "$compliance"), rows(session, "set messages", "$message"),
-                rows(session, "waiting on", "$waiting"), rows(session, "dependency edges", "$edge"),
-                rows(session, "cycles", "$cycle"));
+        return new Result(ofType(session, TemplateState.class), ofType(session, ReportedName.class),
+                ofType(session, TemplateAction.class),
+                ofType(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
+                ofType(session, PolicyCompliance.class), ofType(session, SetCompliance.class),
+                ofType(session, SetMessage.class), ofType(session, WaitingOn.class), ofType(session, DependsOn.class),
+                ofType(session, Cycle.class));
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> List<T> rows(KieSession session, String query, String variable) {
-        List<T> rows = new ArrayList<>();
-        session.getQueryResults(query).forEach(row -> rows.add((T) row.get(variable)));
-        return rows;
+    private static <T> List<T> ofType(KieSession session, Class<T> type) {
+        List<T> facts = new ArrayList<>();
+        for (Object fact : session.getObjects(new ClassObjectFilter(type))) {
+            facts.add(type.cast(fact));
+        }
+        return facts;
     }
 
     public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase) {
