@@ -34,6 +34,7 @@ class FiredRulesNodeTest {
         assertEquals(Documents.jsonMapper().writeValueAsString(plain), Documents.jsonMapper().writeValueAsString(response));
         assertEquals(Documents.yamlMapper().writeValueAsString(plain), Documents.yamlMapper().writeValueAsString(response));
         assertEquals(plain.toString(), response.toString());
+        assertEquals(plain.toPrettyString(), response.toPrettyString());
     }
 
     @Test
