@@ -1,5 +1,7 @@
 package io.arbiter.model;
 
+import io.arbiter.engine.Fact;
+
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +13,8 @@ import java.util.Map;
  */
 public record Implementation(String key, String path, String revision, List<Ref> implementsRefs, List<Ref> attributes,
                              List<RequirementGroup> requirementGroups, List<Requirement> requirements,
-                             Map<String, Ref> additionalParameters, Map<String, Ref> additionalTypeInstances) {
+                             Map<String, Ref> additionalParameters, Map<String, Ref> additionalTypeInstances)
+        implements Fact {
 
     /** {@code key} is {@code path:revision}, computed once: rules join on it for every decision. */
     public Implementation(String path, String revision, List<Ref> implementsRefs, List<Ref> attributes,
@@ -40,5 +43,11 @@ public record Implementation(String key, String path, String revision, List<Ref>
     @Override
     public String toString() {
         return key();
+    }
+
+    /** How audit records name it: {@code implementation <path>:<revision>}. */
+    @Override
+    public String factId() {
+        return "implementation " + key;
     }
 }

@@ -165,6 +165,9 @@ class FiredRulesSequenceTest {
                 inOrder(INJECT_ALIAS, STORAGE_BACKEND));
         assertEquals(List.of("interface.rules[0].oneOf[0]", "interface.rules[0].oneOf[1]"),
                 factsOf(decision, MATCH).stream().map(facts -> facts.get(1)).sorted().toList());
+        // the matched Implementation is named, not just typed
+        factsOf(decision, MATCH).forEach(facts -> assertTrue(
+                facts.contains("implementation cap.implementation.bitnami.postgresql.install:0.1.0"), () -> "facts " + facts));
     }
 
     @Test
