@@ -48,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = BenchData.AS_DEPLOYED)
 @Warmup(iterations = 6, time = 2)
 @Measurement(iterations = 5, time = 2)
 @State(Scope.Benchmark)

@@ -29,6 +29,12 @@ import java.util.Map;
  */
 final class BenchData {
 
+    /**
+     * The JVM options the container image runs with that change what a decision costs: the parallel collector
+     * (docker/Dockerfile says why). Measurement forks run with them, so benchmarks measure the service as deployed.
+     */
+    static final String AS_DEPLOYED = "-XX:+UseParallelGC";
+
     static final int INTERFACES = 50;
     static final int RULED_INTERFACES = 45;
     static final String INTERFACE_REVISION = "0.1.0";

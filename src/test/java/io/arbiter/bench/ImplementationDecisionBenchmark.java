@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = BenchData.AS_DEPLOYED)
 // 8x2s of warmup: with 3x2s the Drools code paths were still being JIT-compiled during measurement on 2 cores.
 @Warmup(iterations = 8, time = 2)
 @Measurement(iterations = 5, time = 2)

@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = BenchData.AS_DEPLOYED)
 @Warmup(iterations = 8, time = 2)
 @Measurement(iterations = 5, time = 2)
 @State(Scope.Benchmark)
