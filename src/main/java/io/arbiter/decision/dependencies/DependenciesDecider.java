@@ -189,39 +189,21 @@ public final class DependenciesDecider {
     public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase) {
         CompiledRuleBase.Run<Result> run = ruleBase.run(facts(body), PHASES, DependenciesDecider::read);
         Result result = run.result();
-        Map<String, TemplateState> states = new HashMap<>();
-        result.states().forEach(s -> states.put(id(s.template()), s));
-        Map<String, String> names = new HashMap<>();
-        result.names().forEach(n -> names.put(id(n.template()), n.name()));
-        Map<String, String> actions = new HashMap<>();
-        result.actions().forEach(a -> actions.put(id(a.template()), a.action()));
-        Map<String, List<Unmet>> unmet = new HashMap<>();
-        result.unmet().forEach(u -> unmet.computeIfAbsent(id(u.template()), k -> new ArrayList<>()).add(u));
-        Map<String, Set<String>> waiting = new HashMap<>();
-        result.waiting().forEach(w -> waiting.computeIfAbsent(id(w.template()), k -> new java.util.TreeSet<>()).add(w.label()));
-        Map<Integer, String> policyCompliance = new HashMap<>();
-        result.policyCompliances().forEach(c -> policyCompliance.put(c.policy().index(), c.compliant()));
-
-        List<PolicyResult> policies = new ArrayList<>();
         JsonNode requested = body.path("policies");
+        TemplateOutcome[][] outcomes = outcomes(requested, result);
+        String[] policyCompliance = new String[requested.size()];
+        result.policyCompliances().forEach(c -> policyCompliance[c.policy().index()] = c.compliant());
+
+        List<PolicyResult> policies = new ArrayList<>(requested.size());
         for (int p = 0; p < requested.size(); p++) {
             JsonNode policy = requested.get(p);
-            List<TemplateResult> templates = new ArrayList<>();
             JsonNode requestedTemplates = policy.path("policyTemplates");
+            List<TemplateResult> templates = new ArrayList<>(requestedTemplates.size());
             for (int t = 0; t < requestedTemplates.size(); t++) {
-                String id = p + "/" + t;
-                TemplateState state = states.get(id);
-                List<UnmetDependency> unmetDependencies = state == null || state.state().equals("TEMPLATE_ERROR") ? List.of()
-                        : unmet.getOrDefault(id, List.of()).stream()
-                        .sorted(Comparator.comparing((Unmet u) -> u.wanted().location()).thenComparing(Unmet::label))
-                        .map(u -> new UnmetDependency(ref(u.wanted().dependency()), u.reason())).toList();
-                templates.add(new TemplateResult(t, names.getOrDefault(id, requestedTemplates.get(t).path("name").asText()),
-                        state == null ? null : state.state(), state == null ? null : state.compliant(),
-                        state == null ? null : state.message(), actions.get(id), unmetDependencies,
-                        List.copyOf(waiting.getOrDefault(id, Set.of()))));
+                templates.add(outcomes[p][t].render(t, requestedTemplates.get(t).path("name").asText()));
             }
             policies.add(new PolicyResult(policy.path("name").asText(), policy.path("namespace").asText(),
-                    policyCompliance.get(p), templates));
+                    policyCompliance[p], templates));
         }
 
         Map<Integer, String> setCompliance = new HashMap<>();
@@ -236,6 +218,47 @@ public final class DependenciesDecider {
         }
         return new DependenciesDecision(UUID.randomUUID().toString(), policies, sets, cycles(result),
                 run.firedRules(), ruleBase.revision());
+    }
+
+    /**
+     * What the rules derived for each template, by position ({@code [policy][template]}): a large request has
+     * thousands of templates, and slots found by index cost less than maps keyed by template.
+     */
+    private static TemplateOutcome[][] outcomes(JsonNode requested, Result result) {
+        TemplateOutcome[][] outcomes = new TemplateOutcome[requested.size()][];
+        for (int p = 0; p < outcomes.length; p++) {
+            outcomes[p] = new TemplateOutcome[requested.get(p).path("policyTemplates").size()];
+            for (int t = 0; t < outcomes[p].length; t++) {
+                outcomes[p][t] = new TemplateOutcome();
+            }
+        }
+        result.states().forEach(s -> outcomes[s.template().policyIndex()][s.template().index()].state = s);
+        result.names().forEach(n -> outcomes[n.template().policyIndex()][n.template().index()].name = n.name());
+        result.actions().forEach(a -> outcomes[a.template().policyIndex()][a.template().index()].action = a.action());
+        result.unmet().forEach(u -> outcomes[u.template().policyIndex()][u.template().index()].unmet.add(u));
+        result.waiting().forEach(w -> outcomes[w.template().policyIndex()][w.template().index()].waiting.add(w.label()));
+        return outcomes;
+    }
+
+    /** One template's derived facts, gathered for rendering. */
+    private static final class TemplateOutcome {
+        private static final Comparator<Unmet> BY_LOCATION = Comparator.comparing((Unmet u) -> u.wanted().location())
+                .thenComparing(Unmet::label);
+
+        TemplateState state;
+        String name;
+        String action;
+        final List<Unmet> unmet = new ArrayList<>(0);
+        final Set<String> waiting = new java.util.TreeSet<>();
+
+        TemplateResult render(int index, String requestedName) {
+            List<UnmetDependency> unmetDependencies = state == null || state.state().equals("TEMPLATE_ERROR") ? List.of()
+                    : unmet.stream().sorted(BY_LOCATION).map(u -> new UnmetDependency(ref(u.wanted().dependency()), u.reason()))
+                    .toList();
+            return new TemplateResult(index, name != null ? name : requestedName, state == null ? null : state.state(),
+                    state == null ? null : state.compliant(), state == null ? null : state.message(), action,
+                    unmetDependencies, List.copyOf(waiting));
+        }
     }
 
     /** Each cycle as the names around the loop, from its smallest policy, following the dependency edges. */
@@ -257,10 +280,6 @@ public final class DependenciesDecider {
             cycles.add(loop);
         });
         return cycles;
-    }
-
-    private static String id(Template template) {
-        return template.policyIndex() + "/" + template.index();
     }
 
     private static DependencyRef ref(Dependency dependency) {
