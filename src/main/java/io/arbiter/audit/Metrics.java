@@ -28,9 +28,17 @@ public final class Metrics {
                 .description("Time to decide, from parsed request to rendered result").tag("endpoint", name)
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofSeconds(1)).register(registry)).record(Duration.ofNanos(nanos));
-        for (String rule : firedRules) {
+        // A large decision fires one rule thousands of times in a row: one counter update per run of them.
+        int i = 0;
+        while (i < firedRules.size()) {
+            String rule = firedRules.get(i);
+            int run = 1;
+            while (i + run < firedRules.size() && firedRules.get(i + run).equals(rule)) {
+                run++;
+            }
             ruleFirings.computeIfAbsent(rule, name -> Counter.builder("arbiter.rule.firings")
-                    .description("Rule firings by rule").tag("rule", name).register(registry)).increment();
+                    .description("Rule firings by rule").tag("rule", name).register(registry)).increment(run);
+            i += run;
         }
     }
 
