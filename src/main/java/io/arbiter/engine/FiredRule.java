@@ -1,5 +1,7 @@
 package io.arbiter.engine;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
@@ -9,19 +11,39 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
 
 /**
  * One rule firing of one decision: {@code rule} is the qualified name ({@code package.rule name}), {@code order}
  * is 1-based firing order, {@code facts} the ids of the facts the rule matched.
  */
 @JsonSerialize(using = FiredRule.Writer.class)
-public record FiredRule(String rule, String name, @JsonProperty("package") String packageName, int order,
-                        List<String> facts) {
+@JsonIgnoreProperties("rule") // read back from name and package, which it joins
+public record FiredRule(RuleName ruleName, int order, List<String> facts) {
 
     public FiredRule {
+        Objects.requireNonNull(ruleName, "ruleName");
         facts = List.copyOf(facts);
+    }
+
+    /** Read back from {@code rule}, {@code name}, {@code package}, {@code order} and {@code facts}. */
+    @JsonCreator
+    static FiredRule read(@JsonProperty("name") String name, @JsonProperty("package") String packageName,
+                          @JsonProperty("order") int order, @JsonProperty("facts") List<String> facts) {
+        return new FiredRule(RuleName.of(packageName, name), order, facts == null ? List.of() : facts);
+    }
+
+    /** {@code package.rule name}. */
+    public String rule() {
+        return ruleName.qualified();
+    }
+
+    public String name() {
+        return ruleName.name();
+    }
+
+    public String packageName() {
+        return ruleName.packageName();
     }
 
     /** Writes this firing's fields into an open object; without {@code name} and {@code package} when {@code rule} says them already. */
@@ -40,9 +62,6 @@ public record FiredRule(String rule, String name, @JsonProperty("package") Strin
         private static final SerializedString PACKAGE = new SerializedString("package");
         private static final SerializedString ORDER = new SerializedString("order");
         private static final SerializedString FACTS = new SerializedString("facts");
-        /** Rule names are few and repeat in every response: each is escaped and encoded once. */
-        private static final int QUOTED_NAMES = 10_000;
-        private static final Map<String, SerializedString> QUOTED = new ConcurrentHashMap<>();
 
         Writer() {
             super(FiredRule.class);
@@ -60,13 +79,14 @@ public record FiredRule(String rule, String name, @JsonProperty("package") Strin
         }
 
         static void writeFields(FiredRule fired, JsonGenerator json, boolean nameAndPackage) throws IOException {
+            RuleName rule = fired.ruleName();
             json.writeFieldName(RULE);
-            json.writeString(quoted(fired.rule()));
+            json.writeString(rule.qualifiedJson());
             if (nameAndPackage) {
                 json.writeFieldName(NAME);
-                json.writeString(quoted(fired.name()));
+                json.writeString(rule.nameJson());
                 json.writeFieldName(PACKAGE);
-                json.writeString(quoted(fired.packageName()));
+                json.writeString(rule.packageJson());
             }
             json.writeFieldName(ORDER);
             json.writeNumber(fired.order());
@@ -76,18 +96,6 @@ public record FiredRule(String rule, String name, @JsonProperty("package") Strin
                 json.writeString(fact);
             }
             json.writeEndArray();
-        }
-
-        /** The string, pre-encoded; past {@link #QUOTED_NAMES} distinct names (rule bases reloaded many times), new ones are not kept. */
-        static SerializedString quoted(String name) {
-            SerializedString quoted = QUOTED.get(name);
-            if (quoted == null) {
-                quoted = new SerializedString(name);
-                if (QUOTED.size() < QUOTED_NAMES) {
-                    QUOTED.put(name, quoted);
-                }
-            }
-            return quoted;
         }
     }
 }

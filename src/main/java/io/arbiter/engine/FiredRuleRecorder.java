@@ -9,12 +9,10 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Records every rule firing of a session, in order. Rules never log themselves: this listener is the audit. */
 public final class FiredRuleRecorder extends DefaultAgendaEventListener {
 
-    private static final Map<String, Map<String, String>> QUALIFIED_NAMES = new ConcurrentHashMap<>();
     /**
      * Fact ids of a decision are cached: facts are immutable and a small decision's facts are matched by many rules,
      * so each id is built once. A decision over more facts stops using the cache once this many are in it: there
@@ -27,7 +25,7 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     private final Map<Fact, String> factIds = new IdentityHashMap<>();
     /** Large decisions fire one rule many times in a row: its qualified name is looked up once per run of them. */
     private Rule lastRule;
-    private String lastQualifiedName;
+    private RuleName lastRuleName;
 
     @Override
     public void afterMatchFired(AfterMatchFiredEvent event) {
@@ -46,15 +44,9 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
         Rule rule = match.getRule();
         if (rule != lastRule) {
             lastRule = rule;
-            lastQualifiedName = qualifiedName(rule.getPackageName(), rule.getName());
+            lastRuleName = RuleName.of(rule.getPackageName(), rule.getName());
         }
-        fired.add(new FiredRule(lastQualifiedName, rule.getName(), rule.getPackageName(), fired.size() + 1, facts));
-    }
-
-    /** {@code package.name}, built once per rule rather than once per firing (a decision fires dozens). */
-    private static String qualifiedName(String packageName, String name) {
-        return QUALIFIED_NAMES.computeIfAbsent(packageName, p -> new ConcurrentHashMap<>())
-                .computeIfAbsent(name, n -> packageName + "." + n);
+        fired.add(new FiredRule(lastRuleName, fired.size() + 1, facts));
     }
 
     private String cachedIdOf(Fact fact) {

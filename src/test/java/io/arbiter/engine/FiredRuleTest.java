@@ -13,7 +13,7 @@ class FiredRuleTest {
 
     @Test
     void aFiredRuleRendersItsFiveFieldsAndReadsBack() throws Exception {
-        FiredRule fired = new FiredRule("io.arbiter.rules.x.A \"quoted\" rule", "A \"quoted\" rule", "io.arbiter.rules.x", 3,
+        FiredRule fired = new FiredRule(RuleName.of("io.arbiter.rules.x", "A \"quoted\" rule"), 3,
                 List.of("interface cap.interface.a:0.1.0", "policy global"));
 
         JsonNode tree = Documents.jsonMapper().valueToTree(fired);

@@ -19,10 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FiredRulesNodeTest {
 
     private static final List<FiredRule> FIRED = List.of(
-            new FiredRule("io.arbiter.rules.x.First", "First", "io.arbiter.rules.x", 1, List.of("interface a:0.1.0")),
-            new FiredRule("io.arbiter.rules.x.A \"quoted\" rule", "A \"quoted\" rule", "io.arbiter.rules.x", 2,
+            new FiredRule(RuleName.of("io.arbiter.rules.x", "First"), 1, List.of("interface a:0.1.0")),
+            new FiredRule(RuleName.of("io.arbiter.rules.x", "A \"quoted\" rule"), 2,
                     List.of("policy global", "implementation b:1.0.0")),
-            new FiredRule("io.arbiter.rules.y.No facts", "No facts", "io.arbiter.rules.y", 3, List.of()));
+            new FiredRule(RuleName.of("io.arbiter.rules.y", "No facts"), 3, List.of()));
 
     @Test
     void itWritesExactlyWhatThePlainTreeWrites() throws Exception {
