@@ -8,7 +8,8 @@ import java.util.concurrent.Callable;
  * The three {@link AuditCostBenchmark} cases in one JVM, interleaved: rounds of 200 decisions per case, the cases'
  * order rotating every round, and the median time per decision of each case over all rounds. On a small shared machine
  * JMH's forks differ more from one another (JIT outcome, neighbours) than auditing costs; interleaving gives each case
- * the same compiled code and the same neighbours. Run from the project root after {@code bash bench/run.sh -l}:
+ * the same compiled code and the same neighbours. Besides each case's median it reports the median of its per-round
+ * ratio to the baseline: a round's cases run back to back, so the ratio cancels the host's speed drifting over a run. Run from the project root after {@code bash bench/run.sh -l}:
  * {@code java -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" io.arbiter.bench.AuditCostInterleaved [rounds]}.
  */
 public final class AuditCostInterleaved {
@@ -37,7 +38,12 @@ public final class AuditCostInterleaved {
         double baseline = median(nanosPerDecision[0]);
         for (int c = 0; c < cases.size(); c++) {
             double median = median(nanosPerDecision[c]);
-            System.out.printf("%-22s %7.1f us/decision  %+6.1f%%%n", names.get(c), median / 1e3, 100 * (median / baseline - 1));
+            double[] ratios = new double[rounds];
+            for (int round = 0; round < rounds; round++) {
+                ratios[round] = (double) nanosPerDecision[c][round] / nanosPerDecision[0][round];
+            }
+            System.out.printf("%-22s %7.1f us/decision  %+6.1f%%  (paired by round: %+6.1f%%)%n", names.get(c), median / 1e3,
+                    100 * (median / baseline - 1), 100 * (median(ratios) - 1));
         }
         benchmark.tearDown();
     }
@@ -52,6 +58,12 @@ public final class AuditCostInterleaved {
 
     private static double median(long[] values) {
         long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];
     }
