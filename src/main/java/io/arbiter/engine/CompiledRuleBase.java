@@ -49,7 +49,7 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
         KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
         FiredRuleRecorder recorder = new FiredRuleRecorder();
         if (recording) {
-            session.addEventListener(recorder);
+            recorder.attachTo(session);
         }
         try {
             for (Object fact : facts) {
@@ -63,7 +63,7 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
             return new Run<>(reader.apply(session), recorder.fired());
         } finally {
             if (recording) {
-                session.removeEventListener(recorder);
+                recorder.detachFrom(session);
             }
             session.dispose();
         }
