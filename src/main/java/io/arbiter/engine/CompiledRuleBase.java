@@ -49,7 +49,7 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
         KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
         FiredRuleRecorder recorder = new FiredRuleRecorder();
         if (recording) {
-            recorder.attachTo(session);
+            session.addEventListener(recorder);
         }
         try {
             for (Object fact : facts) {
@@ -63,7 +63,7 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
             return new Run<>(reader.apply(session), recorder.fired());
         } finally {
             if (recording) {
-                recorder.detachFrom(session);
+                session.removeEventListener(recorder);
             }
             session.dispose();
         }

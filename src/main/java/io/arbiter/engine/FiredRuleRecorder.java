@@ -1,10 +1,8 @@
 package io.arbiter.engine;
 
 import org.kie.api.definition.rule.Rule;
-import org.kie.api.runtime.KieSession;
-import org.kie.api.runtime.rule.Match;
-import org.kie.internal.event.rule.RuleEventListener;
-import org.kie.internal.event.rule.RuleEventManager;
+import org.kie.api.event.rule.AfterMatchFiredEvent;
+import org.kie.api.event.rule.DefaultAgendaEventListener;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,17 +10,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * Records every rule firing of a session, in order. Rules never log themselves: this listener is the audit.
- *
- * <p>It listens to the agenda through Drools' rule-event listener ({@link RuleEventListener}: the agenda calls it
- * with each match after the match's consequence ran), not through a kie-api {@code AgendaEventListener}. An
- * agenda-event listener makes the agenda build an event object for every match created, cancelled and fired and for
- * every agenda-group change, and hand each to every listener: in one JVM, alternating the two on the audited
- * implementation decision, that cost 2.6 points more of decision time (AuditCostBenchmark; the recording itself is
- * the same). The rule-event listener is in kie-internal; the firing-sequence tests catch it if Drools changes it.
- */
-public final class FiredRuleRecorder implements RuleEventListener {
+/** Records every rule firing of a session, in order. Rules never log themselves: this listener is the audit. */
+public final class FiredRuleRecorder extends DefaultAgendaEventListener {
 
     /**
      * Fact ids of a decision are cached: facts are immutable and a small decision's facts are matched by many rules,
@@ -32,25 +21,16 @@ public final class FiredRuleRecorder implements RuleEventListener {
      */
     private static final int CACHED_FACT_IDS = 1_024;
 
-    private final List<FiredRule> fired = new ArrayList<>(64);
+    private final List<FiredRule> fired = new ArrayList<>();
     /** Sized for a typical decision's matched facts (about 60), so the map does not grow while the rules fire. */
     private final Map<Fact, String> factIds = new IdentityHashMap<>(128);
     /** Large decisions fire one rule many times in a row: its qualified name is looked up once per run of them. */
     private Rule lastRule;
     private RuleName lastRuleName;
 
-    /** Starts recording the firings of {@code session}. */
-    public void attachTo(KieSession session) {
-        ((RuleEventManager) session).addEventListener(this);
-    }
-
-    /** Stops recording (a pooled session outlives the decision). */
-    public void detachFrom(KieSession session) {
-        ((RuleEventManager) session).removeEventListener(this);
-    }
-
     @Override
-    public void onAfterMatchFire(Match match) {
+    public void afterMatchFired(AfterMatchFiredEvent event) {
+        var match = event.getMatch();
         List<Object> objects = match.getObjects();
         String[] ids = new String[objects.size()];
         int count = 0;
