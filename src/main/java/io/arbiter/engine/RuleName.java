@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The names of one rule as fired rules show them: {@code rule} (qualified: {@code package.name}), {@code name} and
@@ -18,6 +19,7 @@ public final class RuleName {
     /** Rule bases reloaded with many renamed rules: past this many distinct names, new ones are not kept. */
     private static final int KEPT = 10_000;
     private static final Map<String, Map<String, RuleName>> KNOWN = new ConcurrentHashMap<>();
+    private static final AtomicInteger KEPT_COUNT = new AtomicInteger();
 
     private final String packageName;
     private final String name;
@@ -35,7 +37,10 @@ public final class RuleName {
         this.qualifiedJson = encoded(qualified);
     }
 
-    /** The names of rule {@code name} in package {@code packageName}; the same instance for the same rule. */
+    /**
+     * The names of rule {@code name} in package {@code packageName}: the same instance for the same rule, also when
+     * threads ask at once (past {@link #KEPT} names, an equal new one).
+     */
     public static RuleName of(String packageName, String name) {
         Map<String, RuleName> inPackage = KNOWN.get(packageName);
         RuleName known = inPackage == null ? null : inPackage.get(name);
@@ -43,9 +48,14 @@ public final class RuleName {
             return known;
         }
         RuleName created = new RuleName(packageName, name);
-        if (KNOWN.size() < KEPT && (inPackage == null || inPackage.size() < KEPT)) {
-            KNOWN.computeIfAbsent(packageName, p -> new ConcurrentHashMap<>()).putIfAbsent(name, created);
+        if (KEPT_COUNT.get() >= KEPT) {
+            return created;
         }
+        RuleName raced = KNOWN.computeIfAbsent(packageName, p -> new ConcurrentHashMap<>()).putIfAbsent(name, created);
+        if (raced != null) {
+            return raced;
+        }
+        KEPT_COUNT.incrementAndGet();
         return created;
     }
 

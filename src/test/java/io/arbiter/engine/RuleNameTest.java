@@ -28,6 +28,23 @@ class RuleNameTest {
     }
 
     @Test
+    void threadsAskingForANewRuleAtOnceGetOneInstance() throws Exception {
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.List<java.util.concurrent.Future<RuleName>> asked = new java.util.ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                asked.add(pool.submit(() -> RuleName.of("io.arbiter.rules.race", "Asked at once")));
+            }
+            RuleName first = asked.get(0).get();
+            for (var answer : asked) {
+                assertSame(first, answer.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aRuleNeedsAPackageAndAName() {
         assertThrows(NullPointerException.class, () -> RuleName.of(null, "First"));
         assertThrows(NullPointerException.class, () -> RuleName.of("io.arbiter.rules.x", null));
