@@ -4,9 +4,11 @@ import org.kie.api.KieBase;
 import org.kie.api.runtime.KieSession;
 import org.kie.api.runtime.KieSessionsPool;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A compiled, immutable rule base for one decision kind, with a pool of reusable sessions.
@@ -67,6 +69,69 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
             }
             session.dispose();
         }
+    }
+
+    /**
+     * Runs the phases over each partition of the facts in a session of its own, the partitions in parallel
+     * ({@link Parallel}), and returns each partition's result in partition order. Only for partitions that no rule of
+     * these phases can join across: each session sees only its own facts.
+     * <p>
+     * The firings are merged phase by phase and, within a phase, partition by partition, then numbered in that order:
+     * the order a single session firing the phases over all the facts would follow, up to the order of independent
+     * firings within a phase.
+     */
+    public <T> Run<List<T>> runPartitions(List<? extends Collection<?>> partitions, List<String> phasesToRun,
+                                          Function<KieSession, T> reader) {
+        List<Supplier<PhasedRun<T>>> tasks = new ArrayList<>(partitions.size());
+        for (Collection<?> partition : partitions) {
+            tasks.add(() -> runPhaseByPhase(partition, phasesToRun, reader));
+        }
+        List<PhasedRun<T>> runs = Parallel.all(tasks);
+        List<T> results = new ArrayList<>(runs.size());
+        int firings = 0;
+        for (PhasedRun<T> run : runs) {
+            results.add(run.result());
+            firings += run.fired().size();
+        }
+        List<FiredRule> merged = new ArrayList<>(firings);
+        for (int phase = 0; phase < phasesToRun.size(); phase++) {
+            for (PhasedRun<T> run : runs) {
+                int from = phase == 0 ? 0 : run.phaseEnds()[phase - 1];
+                for (FiredRule fired : run.fired().subList(from, run.phaseEnds()[phase])) {
+                    merged.add(fired.renumbered(merged.size() + 1));
+                }
+            }
+        }
+        return new Run<>(results, merged);
+    }
+
+    /** As {@link #run}, firing one phase at a time, and noting where each phase's firings end. */
+    private <T> PhasedRun<T> runPhaseByPhase(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
+        KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
+        FiredRuleRecorder recorder = new FiredRuleRecorder();
+        if (recording) {
+            session.addEventListener(recorder);
+        }
+        try {
+            for (Object fact : facts) {
+                session.insert(fact);
+            }
+            int[] phaseEnds = new int[phasesToRun.size()];
+            for (int i = 0; i < phasesToRun.size(); i++) {
+                session.getAgenda().getAgendaGroup(phasesToRun.get(i)).setFocus();
+                session.fireAllRules();
+                phaseEnds[i] = recorder.count();
+            }
+            return new PhasedRun<>(reader.apply(session), recorder.fired(), phaseEnds);
+        } finally {
+            if (recording) {
+                session.removeEventListener(recorder);
+            }
+            session.dispose();
+        }
+    }
+
+    private record PhasedRun<T>(T result, List<FiredRule> fired, int[] phaseEnds) {
     }
 
     /** What a decision run produced, and the rules that fired to produce it. */

@@ -33,6 +33,11 @@ public record FiredRule(RuleName ruleName, int order, List<String> facts) {
         return new FiredRule(RuleName.of(packageName, name), order, facts == null ? List.of() : facts);
     }
 
+    /** The same firing at another place in a decision's order (firings of several sessions merged into one). */
+    public FiredRule renumbered(int newOrder) {
+        return new FiredRule(ruleName, newOrder, facts);
+    }
+
     /** {@code package.rule name}. */
     public String rule() {
         return ruleName.qualified();

@@ -84,6 +84,11 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
         return object.getClass().getSimpleName();
     }
 
+    /** How many firings are recorded so far. */
+    public int count() {
+        return fired.size();
+    }
+
     public List<FiredRule> fired() {
         return List.copyOf(fired);
     }

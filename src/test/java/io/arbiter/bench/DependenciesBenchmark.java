@@ -91,8 +91,15 @@ public class DependenciesBenchmark {
         return body;
     }
 
+    /** As the service decides it: in two partitions of 250 policies, gated in parallel. */
     @Benchmark
     public DependenciesDecision decide500x4x3() {
         return DependenciesDecider.decide(request, ruleBase);
+    }
+
+    /** The same request gated in one session, for comparison. */
+    @Benchmark
+    public DependenciesDecision decide500x4x3OneSession() {
+        return DependenciesDecider.decide(request, ruleBase, 1);
     }
 }

@@ -8,6 +8,7 @@ import io.arbiter.decision.dependencies.DependenciesDecision.TemplateResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.UnmetDependency;
 import io.arbiter.decision.dependencies.DependencyFacts.*;
 import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.FiredRule;
 import org.kie.api.runtime.ClassObjectFilter;
 import org.kie.api.runtime.KieSession;
 
@@ -29,11 +30,24 @@ import java.util.UUID;
 public final class DependenciesDecider {
 
     public static final String KIND = "dependencies";
-    public static final List<String> PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union", "deps-conflicts",
-            "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name", "deps-template-action",
-            "deps-policy-compliance", "deps-set-members", "deps-set-unknown", "deps-set-compliance", "deps-set-message",
-            "deps-set-message-join", "deps-waiting",
+    /** Sections 3 to 7: each policy's templates and compliance. These rules join facts of one policy only. */
+    public static final List<String> GATING_PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union",
+            "deps-conflicts", "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name",
+            "deps-template-action", "deps-policy-compliance");
+    /** PolicySets, waiting chains and cycles: across policies, over what gating derived. */
+    public static final List<String> REPORTING_PHASES = List.of("deps-set-members", "deps-set-unknown",
+            "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
             "deps-graph", "deps-peel", "deps-reach", "deps-cycles");
+    public static final List<String> PHASES = java.util.stream.Stream.concat(GATING_PHASES.stream(),
+            REPORTING_PHASES.stream()).toList();
+
+    /**
+     * A request is gated in partitions (in parallel) of at least this many policies: below it, the observed objects
+     * that every partition's session needs cost more than a partition saves.
+     */
+    static final int POLICIES_PER_PARTITION = 200;
+    /** More partitions copy the observed objects more often than cores are likely to gain back. */
+    static final int MAX_PARTITIONS = 4;
 
     public static final String POLICY_GROUP = "policy.open-cluster-management.io";
     public static final String POLICY_API = POLICY_GROUP + "/v1";
@@ -178,6 +192,98 @@ public final class DependenciesDecider {
                 ofType(session, Cycle.class));
     }
 
+    /**
+     * Gating in partitions of consecutive policies, each in its own session with the observed objects it names, then one
+     * session for the reporting phases over what gating derived. The same decision as one session over every fact
+     * (DependenciesPartitionTest); the firings come phase by phase, each phase's partition by partition.
+     */
+    static CompiledRuleBase.Run<Result> runPartitioned(List<Object> facts, int policies, int partitions,
+                                                        CompiledRuleBase ruleBase) {
+        List<List<Object>> gating = new ArrayList<>(partitions);
+        List<Set<String>> named = new ArrayList<>(partitions);
+        for (int i = 0; i < partitions; i++) {
+            gating.add(new ArrayList<>());
+            named.add(new java.util.HashSet<>());
+        }
+        List<Observed> observed = new ArrayList<>();
+        List<Object> reporting = new ArrayList<>();
+        for (Object fact : facts) {
+            if (fact instanceof OfPolicy ofPolicy) {
+                int partition = (int) ((long) ofPolicy.policyIndex() * partitions / policies);
+                gating.get(partition).add(fact);
+                String name = fact instanceof PolicyDependency dependency ? dependency.key()
+                        : fact instanceof ExtraDependency dependency ? dependency.key()
+                        : fact instanceof Template template ? template.ownKey() : null;
+                if (name != null) {
+                    named.get(partition).add(name);
+                }
+            } else if (fact instanceof Observed object) {
+                observed.add(object);
+            } else {
+                reporting.add(fact); // PolicySets and their members
+            }
+            if (fact instanceof PolicyFact) {
+                reporting.add(fact);
+            }
+        }
+        // A partition's session gets the observed objects its facts name: the rules look an object up only by a
+        // dependency's key or a template's own key (as the catalog gives a decision only its Interface's manifests).
+        for (Observed object : observed) {
+            for (int i = 0; i < partitions; i++) {
+                if (named.get(i).contains(object.key()) || named.get(i).contains(object.localKey())) {
+                    gating.get(i).add(object);
+                }
+            }
+        }
+        CompiledRuleBase.Run<List<Gated>> gated = ruleBase.runPartitions(gating, GATING_PHASES, DependenciesDecider::gated);
+        for (Gated partition : gated.result()) {
+            partition.handOver(reporting);
+        }
+        CompiledRuleBase.Run<Result> reported = ruleBase.run(reporting, REPORTING_PHASES, DependenciesDecider::read);
+
+        List<TemplateState> states = new ArrayList<>();
+        List<ReportedName> names = new ArrayList<>();
+        List<TemplateAction> actions = new ArrayList<>();
+        List<Unmet> unmet = new ArrayList<>();
+        List<PolicyCompliance> compliances = new ArrayList<>();
+        for (Gated partition : gated.result()) {
+            states.addAll(partition.states());
+            names.addAll(partition.names());
+            actions.addAll(partition.actions());
+            unmet.addAll(partition.unmet());
+            compliances.addAll(partition.compliances());
+        }
+        Result report = reported.result();
+        List<FiredRule> fired = new ArrayList<>(gated.firedRules().size() + reported.firedRules().size());
+        fired.addAll(gated.firedRules());
+        for (FiredRule firing : reported.firedRules()) {
+            fired.add(firing.renumbered(fired.size() + 1));
+        }
+        return new CompiledRuleBase.Run<>(new Result(states, names, actions, unmet, compliances, report.setCompliances(),
+                report.setMessages(), report.waiting(), report.edges(), report.cycles()), fired);
+    }
+
+    /** What one partition's gating derived: its results, and what the reporting phases read of it. */
+    private record Gated(List<TemplateState> states, List<ReportedName> names, List<TemplateAction> actions,
+                         List<Unmet> unmet, List<PolicyCompliance> compliances, List<Wanted> policyTargets) {
+
+        /** The facts the reporting rules match (20-reporting.drl): states, unmet dependencies, compliances, edges. */
+        void handOver(List<Object> reporting) {
+            reporting.addAll(states);
+            reporting.addAll(unmet);
+            reporting.addAll(compliances);
+            reporting.addAll(policyTargets);
+        }
+    }
+
+    private static Gated gated(KieSession session) {
+        return new Gated(ofType(session, TemplateState.class), ofType(session, ReportedName.class),
+                ofType(session, TemplateAction.class),
+                ofType(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
+                ofType(session, PolicyCompliance.class),
+                ofType(session, Wanted.class).stream().filter(wanted -> wanted.targetPolicy() != null).toList());
+    }
+
     private static <T> List<T> ofType(KieSession session, Class<T> type) {
         List<T> facts = new ArrayList<>();
         for (Object fact : session.getObjects(new ClassObjectFilter(type))) {
@@ -187,7 +293,23 @@ public final class DependenciesDecider {
     }
 
     public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase) {
-        CompiledRuleBase.Run<Result> run = ruleBase.run(facts(body), PHASES, DependenciesDecider::read);
+        return decide(body, ruleBase, partitions(body.path("policies").size()));
+    }
+
+    /**
+     * How many partitions of policies a request is gated in. It depends on the request only, not on the machine's
+     * cores, so a request's fired rules are the same wherever it is decided.
+     */
+    static int partitions(int policies) {
+        return Math.max(1, Math.min(MAX_PARTITIONS, policies / POLICIES_PER_PARTITION));
+    }
+
+    /** As {@link #decide(JsonNode, CompiledRuleBase)}, gating in the given number of partitions (tests and benchmarks). */
+    public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase, int partitions) {
+        List<Object> facts = facts(body);
+        CompiledRuleBase.Run<Result> run = partitions > 1
+                ? runPartitioned(facts, body.path("policies").size(), partitions, ruleBase)
+                : ruleBase.run(facts, PHASES, DependenciesDecider::read);
         Result result = run.result();
         JsonNode requested = body.path("policies");
         TemplateOutcome[][] outcomes = outcomes(requested, result);

@@ -38,10 +38,24 @@ public final class DependencyFacts {
         }
     }
 
+    /**
+     * A fact of one policy of the request, as the request gives it. Gating (sections 3 to 7) only ever joins facts of
+     * the same policy, besides the observed objects: a large request is gated in partitions of policies.
+     */
+    public interface OfPolicy {
+        int policyIndex();
+    }
+
     /** {@code policies[index]}; {@code canonical} is {@code <namespace>.<name>}. */
-    public record PolicyFact(int index, String name, String namespace, String canonical, String factId) implements Fact {
+    public record PolicyFact(int index, String name, String namespace, String canonical, String factId)
+            implements Fact, OfPolicy {
         public PolicyFact(int index, String name, String namespace, String canonical) {
             this(index, name, namespace, canonical, "policies[" + index + "] " + canonical);
+        }
+
+        @Override
+        public int policyIndex() {
+            return index;
         }
 
         /** Identified by its position in the request: rules join on policies a lot, so equality must be cheap. */
@@ -58,7 +72,7 @@ public final class DependencyFacts {
 
     /** {@code policies[policyIndex].policyTemplates[index]}; {@code ownKey} finds its own object among the observed. */
     public record Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
-                           String ownKey, String factId) implements Fact {
+                           String ownKey, String factId) implements Fact, OfPolicy {
         public Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
                         String ownKey) {
             this(policyIndex, index, name, kind, ignorePending, applied, ownKey,
@@ -80,7 +94,7 @@ public final class DependencyFacts {
 
     /** An entry of a policy's {@code dependencies} (a PolicySet entry expands to several, one location). */
     public record PolicyDependency(int policyIndex, int position, String location, Dependency dependency, String factId)
-            implements Fact {
+            implements Fact, OfPolicy {
         public PolicyDependency(int policyIndex, int position, String location, Dependency dependency) {
             this(policyIndex, position, location, dependency, location + " " + dependency.label());
         }
@@ -96,11 +110,12 @@ public final class DependencyFacts {
 
     /** An entry of a template's {@code extraDependencies}; {@code template} is the template it was given on. */
     public record ExtraDependency(Template template, int position, String location, Dependency dependency, String factId)
-            implements Fact {
+            implements Fact, OfPolicy {
         public ExtraDependency(Template template, int position, String location, Dependency dependency) {
             this(template, position, location, dependency, location + " " + dependency.label());
         }
 
+        @Override
         public int policyIndex() {
             return template.policyIndex();
         }
