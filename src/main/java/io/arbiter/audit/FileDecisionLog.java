@@ -233,9 +233,7 @@ public final class FileDecisionLog implements DecisionLog {
     }
 
     private static void writeFiredRule(FiredRule rule, JsonGenerator json) throws IOException {
-        json.writeStartObject();
-        rule.writeFields(json, false);
-        json.writeEndObject();
+        rule.write(json, false);
     }
 
     private static void writeFiredRule(JsonNode node, JsonGenerator json, SerializerProvider provider) throws IOException {

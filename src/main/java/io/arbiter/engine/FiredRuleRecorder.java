@@ -15,15 +15,15 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
 
     /**
      * Fact ids of a decision are cached: facts are immutable and a small decision's facts are matched by many rules,
-     * so each id is built once. A decision over more facts stops using the cache once this many are in it: there
-     * most facts are matched once or twice, a lookup per match costs more than it saves, and the facts that many
+     * so each id is built (and JSON-escaped when the response is written) once. A decision over more facts stops
+     * using the cache once this many are in it: there most facts are matched once or twice, a lookup per match costs more than it saves, and the facts that many
      * rules match (settings, clusters, templates) carry their ids already.
      */
     private static final int CACHED_FACT_IDS = 1_024;
 
     private final List<FiredRule> fired = new ArrayList<>();
     /** Sized for a typical decision's matched facts (about 60), so the map does not grow while the rules fire. */
-    private final Map<Fact, String> factIds = new IdentityHashMap<>(128);
+    private final Map<Fact, FactIds.Id> factIds = new IdentityHashMap<>(128);
     /** Large decisions fire one rule many times in a row: its qualified name is looked up once per run of them. */
     private Rule lastRule;
     private RuleName lastRuleName;
@@ -32,16 +32,16 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     public void afterMatchFired(AfterMatchFiredEvent event) {
         var match = event.getMatch();
         List<Object> objects = match.getObjects();
-        String[] ids = new String[objects.size()];
+        FactIds.Id[] ids = new FactIds.Id[objects.size()];
         int count = 0;
         for (Object object : objects) {
-            String id = object instanceof Fact fact ? cachedIdOf(fact) : idOf(object);
+            FactIds.Id id = object instanceof Fact fact ? cachedIdOf(fact) : idObjectOf(object);
             if (id != null) {
                 ids[count++] = id;
             }
         }
-        // an immutable list, which FiredRule keeps as it is (large decisions fire thousands of rules)
-        List<String> facts = List.of(count == ids.length ? ids : Arrays.copyOf(ids, count));
+        // immutable, kept by FiredRule as it is (large decisions fire thousands of rules)
+        FactIds facts = new FactIds(count == ids.length ? ids : Arrays.copyOf(ids, count));
         Rule rule = match.getRule();
         if (rule != lastRule) {
             lastRule = rule;
@@ -50,16 +50,21 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
         fired.add(new FiredRule(lastRuleName, fired.size() + 1, facts));
     }
 
-    private String cachedIdOf(Fact fact) {
+    private FactIds.Id cachedIdOf(Fact fact) {
         if (factIds.size() >= CACHED_FACT_IDS) {
-            return fact.factId();
+            return new FactIds.Id(fact.factId());
         }
-        String id = factIds.get(fact);
+        FactIds.Id id = factIds.get(fact);
         if (id == null) {
-            id = fact.factId();
+            id = new FactIds.Id(fact.factId());
             factIds.put(fact, id);
         }
         return id;
+    }
+
+    private static FactIds.Id idObjectOf(Object object) {
+        String id = idOf(object);
+        return id == null ? null : new FactIds.Id(id);
     }
 
     /**

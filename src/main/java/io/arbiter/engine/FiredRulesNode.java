@@ -46,7 +46,7 @@ public final class FiredRulesNode extends ArrayNode {
     public void serialize(JsonGenerator json, SerializerProvider provider) throws IOException {
         json.writeStartArray(this, fired.size());
         for (FiredRule rule : fired) {
-            FiredRule.Writer.write(rule, json);
+            FiredRule.Writer.write(rule, json, true);
         }
         json.writeEndArray();
     }

@@ -27,6 +27,8 @@ public final class RuleName {
     private final SerializedString packageJson;
     private final SerializedString nameJson;
     private final SerializedString qualifiedJson;
+    private final SerializedString firingStart;
+    private final SerializedString firingStartWithoutNameAndPackage;
 
     private RuleName(String packageName, String name) {
         this.packageName = Objects.requireNonNull(packageName, "packageName");
@@ -35,6 +37,9 @@ public final class RuleName {
         this.packageJson = encoded(this.packageName);
         this.nameJson = encoded(name);
         this.qualifiedJson = encoded(qualified);
+        this.firingStartWithoutNameAndPackage = raw("\"rule\":\"" + quoted(qualifiedJson) + "\",\"order\":");
+        this.firingStart = raw("\"rule\":\"" + quoted(qualifiedJson) + "\",\"name\":\"" + quoted(nameJson)
+                + "\",\"package\":\"" + quoted(packageJson) + "\",\"order\":");
     }
 
     /**
@@ -82,6 +87,26 @@ public final class RuleName {
 
     SerializableString packageJson() {
         return packageJson;
+    }
+
+    /**
+     * The fields a firing of this rule starts with, as raw JSON up to its order's value:
+     * {@code "rule":..,"name":..,"package":..,"order":} or, without name and package, {@code "rule":..,"order":}.
+     * Written with one copy instead of eight generator calls.
+     */
+    SerializableString firingStartJson(boolean nameAndPackage) {
+        return nameAndPackage ? firingStart : firingStartWithoutNameAndPackage;
+    }
+
+    private static String quoted(SerializedString encoded) {
+        return new String(encoded.asQuotedChars());
+    }
+
+    /** Text that is already JSON: its unquoted UTF-8 is the raw bytes to write. */
+    static SerializedString raw(String json) {
+        SerializedString raw = new SerializedString(json);
+        raw.asUnquotedUTF8();
+        return raw;
     }
 
     private static SerializedString encoded(String value) {

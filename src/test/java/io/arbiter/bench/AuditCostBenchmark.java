@@ -45,14 +45,16 @@ import java.util.concurrent.TimeUnit;
  * the 1,000 most recent decisions (the service always has it; it is not what the issue measures), so the difference is
  * recording, the firings it keeps and renders, and the log. Each response is also written to
  * bytes, as the HTTP layer does (fired rules are written straight from the firings, so leaving that out would
- * leave out part of what recording costs). Run:
- * {@code bash bench/run.sh AuditCost}.
+ * leave out part of what recording costs). Run {@code bash bench/audit-cost.sh}: rounds of one fork per case, summarised
+ * by {@link AuditCostSummary}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(value = 1, jvmArgsAppend = BenchData.AS_DEPLOYED)
-@Warmup(iterations = 6, time = 2)
-@Measurement(iterations = 5, time = 2)
+// Long: on two shared cores the recording cases were still getting faster after 12 s of warm-up (they have more code
+// to compile), which made recording look like it cost 35-60% (measured with 6 warm-up iterations).
+@Warmup(iterations = 30, time = 2)
+@Measurement(iterations = 10, time = 2)
 @State(Scope.Benchmark)
 public class AuditCostBenchmark {
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.document.Documents;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,9 +33,44 @@ class FiredRulesNodeTest {
         plain.set("firedRules", plainTree(FIRED));
 
         assertEquals(Documents.jsonMapper().writeValueAsString(plain), Documents.jsonMapper().writeValueAsString(response));
+        assertEquals(Documents.jsonMapper().writeValueAsString(plain),
+                new String(Documents.jsonMapper().writeValueAsBytes(response), StandardCharsets.UTF_8));
         assertEquals(Documents.yamlMapper().writeValueAsString(plain), Documents.yamlMapper().writeValueAsString(response));
         assertEquals(plain.toString(), response.toString());
         assertEquals(plain.toPrettyString(), response.toPrettyString());
+    }
+
+    /**
+     * As the recorder keeps them: fact ids shared between firings, escaped once. Ids that need escaping (quotes,
+     * backslashes, control and non-ASCII characters) and orders past the pre-encoded ones must come out as the
+     * generator would write them.
+     */
+    @Test
+    void recordedFactIdsWriteExactlyWhatThePlainTreeWrites() throws Exception {
+        FactIds.Id shared = new FactIds.Id("interface \"a\":0.1.0");
+        List<FiredRule> fired = List.of(
+                new FiredRule(RuleName.of("io.arbiter.rules.x", "First"), 1,
+                        new FactIds(new FactIds.Id[] {shared, new FactIds.Id("policy \\global\\ \t tab")})),
+                new FiredRule(RuleName.of("io.arbiter.rules.x", "Zweite Regel für Übergänge"), 1_023,
+                        new FactIds(new FactIds.Id[] {new FactIds.Id("typeInstance ü-€-😀"), shared})),
+                new FiredRule(RuleName.of("io.arbiter.rules.y", "Late"), 1_024,
+                        new FactIds(new FactIds.Id[] {new FactIds.Id("\u0001 control"), new FactIds.Id(""),
+                                new FactIds.Id("path C:\\dir")})),
+                new FiredRule(RuleName.of("io.arbiter.rules.y", "Later"), 123_456, new FactIds(new FactIds.Id[0])));
+        ObjectNode response = JsonNodeFactory.instance.objectNode().put("outcome", "SELECTED");
+        response.set("firedRules", FiredRulesNode.of(fired));
+        ObjectNode plain = JsonNodeFactory.instance.objectNode().put("outcome", "SELECTED");
+        plain.set("firedRules", plainTree(fired));
+
+        String written = new String(Documents.jsonMapper().writeValueAsBytes(response), StandardCharsets.UTF_8);
+
+        assertEquals(Documents.jsonMapper().writeValueAsString(plain), written);
+        assertEquals(written, Documents.jsonMapper().writeValueAsString(response));
+        assertEquals(plain, Documents.jsonMapper().readTree(written));
+        assertEquals("interface \"a\":0.1.0", Documents.jsonMapper().readTree(written).at("/firedRules/1/facts/1").asText());
+        assertEquals(Documents.yamlMapper().writeValueAsString(plain), Documents.yamlMapper().writeValueAsString(response));
+        assertEquals(plain.toPrettyString(), response.toPrettyString());
+        assertEquals(List.of("interface \"a\":0.1.0", "policy \\global\\ \t tab"), fired.get(0).facts());
     }
 
     @Test
