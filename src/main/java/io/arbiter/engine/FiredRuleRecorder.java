@@ -16,8 +16,8 @@ public final class FiredRuleRecorder extends DefaultAgendaEventListener {
     /**
      * Fact ids of a decision are cached: facts are immutable and a small decision's facts are matched by many rules,
      * so each id is built (and JSON-escaped when the response is written) once. A decision over more facts stops
-     * using the cache once this many are in it: there most facts are matched once or twice, a lookup per match costs more than it saves, and the facts that many
-     * rules match (settings, clusters, templates) carry their ids already.
+     * using the cache once this many are in it: there most facts are matched once or twice, a lookup per match costs
+     * more than it saves, and the facts that many rules match (settings, clusters, templates) carry their ids already.
      */
     private static final int CACHED_FACT_IDS = 1_024;
 
