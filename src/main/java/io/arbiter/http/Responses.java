@@ -21,12 +21,12 @@ final class Responses {
     }
 
     static void json(RoutingContext ctx, int status, Object body) {
-        write(ctx, status, "application/json", toJson(body));
+        write(ctx, status, "application/json", JsonBodies.write(body));
     }
 
     static void yaml(RoutingContext ctx, int status, Object body) {
         try {
-            write(ctx, status, "application/yaml", Documents.yamlMapper().writeValueAsBytes(body));
+            write(ctx, status, "application/yaml", Buffer.buffer(Documents.yamlMapper().writeValueAsBytes(body)));
         } catch (JsonProcessingException e) {
             fail(ctx, e);
         }
@@ -64,18 +64,10 @@ final class Responses {
                 + (failure.getMessage() == null ? "" : ": " + failure.getMessage()), List.of());
     }
 
-    private static void write(RoutingContext ctx, int status, String contentType, byte[] body) {
+    private static void write(RoutingContext ctx, int status, String contentType, Buffer body) {
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
         }
-        ctx.response().setStatusCode(status).putHeader("Content-Type", contentType).end(Buffer.buffer(body));
-    }
-
-    private static byte[] toJson(Object body) {
-        try {
-            return Documents.jsonMapper().writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot render response", e);
-        }
+        ctx.response().setStatusCode(status).putHeader("Content-Type", contentType).end(body);
     }
 }

@@ -14,10 +14,12 @@ import io.arbiter.decision.implementation.ImplementationPolicyType;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.http.JsonBodies;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.RuleTestSupport;
+import io.vertx.core.buffer.Buffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -43,9 +45,9 @@ import java.util.concurrent.TimeUnit;
  * throughput). The same request through {@link Decisions#decide}: without the firing recorder and without a log
  * file, and with both (a real file log in BEST_EFFORT mode, parameters masked). Every case keeps the service's index of
  * the 1,000 most recent decisions (the service always has it; it is not what the issue measures), so the difference is
- * recording, the firings it keeps and renders, and the log. Each response is also written to
- * bytes, as the HTTP layer does (fired rules are written straight from the firings, so leaving that out would
- * leave out part of what recording costs). Run {@code bash bench/audit-cost.sh}: rounds of one fork per case, summarised
+ * recording, the firings it keeps and renders, and the log. Each response is also written to a buffer as the HTTP
+ * layer does ({@link JsonBodies}): fired rules are written straight from the firings, so leaving that out would leave
+ * out part of what recording costs. Run {@code bash bench/audit-cost.sh}: rounds of one fork per case, summarised
  * by {@link AuditCostSummary}.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -99,18 +101,18 @@ public class AuditCostBenchmark {
     }
 
     @Benchmark
-    public byte[] withoutRecordingOrLog() throws IOException {
-        return Documents.jsonMapper().writeValueAsBytes(unaudited.decide("implementation", request, "application/json"));
+    public Buffer withoutRecordingOrLog() {
+        return JsonBodies.write(unaudited.decide("implementation", request, "application/json"));
     }
 
     /** The two costs apart: fired rules recorded and rendered, no log file. */
     @Benchmark
-    public byte[] withRecordingOnly() throws IOException {
-        return Documents.jsonMapper().writeValueAsBytes(recordedOnly.decide("implementation", request, "application/json"));
+    public Buffer withRecordingOnly() {
+        return JsonBodies.write(recordedOnly.decide("implementation", request, "application/json"));
     }
 
     @Benchmark
-    public byte[] withRecordingAndLog() throws IOException {
-        return Documents.jsonMapper().writeValueAsBytes(audited.decide("implementation", request, "application/json"));
+    public Buffer withRecordingAndLog() {
+        return JsonBodies.write(audited.decide("implementation", request, "application/json"));
     }
 }

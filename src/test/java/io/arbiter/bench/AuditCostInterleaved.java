@@ -21,10 +21,10 @@ public final class AuditCostInterleaved {
         AuditCostBenchmark benchmark = new AuditCostBenchmark();
         benchmark.setUp();
         List<String> names = List.of("withoutRecordingOrLog", "withRecordingOnly", "withRecordingAndLog");
-        List<Callable<byte[]>> cases = List.of(benchmark::withoutRecordingOrLog, benchmark::withRecordingOnly,
+        List<Callable<?>> cases = List.of(benchmark::withoutRecordingOrLog, benchmark::withRecordingOnly,
                 benchmark::withRecordingAndLog);
         for (int warmup = 0; warmup < 30; warmup++) {
-            for (Callable<byte[]> decision : cases) {
+            for (Callable<?> decision : cases) {
                 runRound(decision);
             }
         }
@@ -48,7 +48,7 @@ public final class AuditCostInterleaved {
         benchmark.tearDown();
     }
 
-    private static long runRound(Callable<byte[]> decision) throws Exception {
+    private static long runRound(Callable<?> decision) throws Exception {
         long started = System.nanoTime();
         for (int i = 0; i < DECISIONS_PER_ROUND; i++) {
             decision.call();
