@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = BenchData.AS_DEPLOYED)
-@Warmup(iterations = 8, time = 2)
+@Warmup(iterations = 15, time = 2) // forks were still getting faster after 16 s on two shared cores
 @Measurement(iterations = 5, time = 2)
 @State(Scope.Benchmark)
 public class DependenciesBenchmark {
