@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What auditing costs (issue 6: under 10% of decision throughput), measured with JMH.
 #
-#   bash bench/audit-cost.sh [ROUNDS]      default 4 rounds, about 3 minutes each
+#   bash bench/audit-cost.sh [ROUNDS]      default 4 rounds, about 4.5 minutes each
 #
 # Runs AuditCostBenchmark's three cases (without recorder or log, recorder only, recorder and log) ROUNDS times,
 # one fork per case per round, so that every round measures the three cases minutes apart instead of the host's

@@ -53,8 +53,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(value = 1, jvmArgsAppend = BenchData.AS_DEPLOYED)
-// Long: on two shared cores the recording cases were still getting faster after 12 s of warm-up (they have more code
-// to compile), which made recording look like it cost 35-60% (measured with 6 warm-up iterations).
+// Long: on two shared cores the recording cases were still getting faster after 30 s of warm-up (more code to compile).
 @Warmup(iterations = 30, time = 2)
 @Measurement(iterations = 10, time = 2)
 @State(Scope.Benchmark)
