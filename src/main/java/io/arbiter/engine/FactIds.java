@@ -15,7 +15,8 @@ final class FactIds extends AbstractList<String> implements RandomAccess {
     /** A fact's id and, once first written, its JSON-escaped UTF-8 bytes (without quotes). */
     static final class Id {
         private final String id;
-        private byte[] escaped; // a benign race: every thread computes the same bytes
+        /** Volatile: a response is written by the HTTP thread and the decision log's; both compute the same bytes. */
+        private volatile byte[] escaped;
 
         Id(String id) {
             this.id = id;
