@@ -86,7 +86,7 @@ public final class DependenciesDecider {
             for (int d = 0; d < dependencies.size(); d++) {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, sets)) {
-                    facts.add(new PolicyDependency(p, position++, location, dependency));
+                    facts.add(new Wanted(p, null, Source.POLICY, position++, location, dependency));
                 }
             }
             JsonNode templates = policy.path("policyTemplates");
@@ -102,7 +102,7 @@ public final class DependenciesDecider {
                 for (int d = 0; d < extras.size(); d++) {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, sets)) {
-                        facts.add(new ExtraDependency(fact, extraPosition++, location, dependency));
+                        facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency));
                     }
                 }
             }
@@ -211,8 +211,7 @@ public final class DependenciesDecider {
             if (fact instanceof OfPolicy ofPolicy) {
                 int partition = (int) ((long) ofPolicy.policyIndex() * partitions / policies);
                 gating.get(partition).add(fact);
-                String name = fact instanceof PolicyDependency dependency ? dependency.key()
-                        : fact instanceof ExtraDependency dependency ? dependency.key()
+                String name = fact instanceof Wanted wanted ? wanted.key()
                         : fact instanceof Template template ? template.ownKey() : null;
                 if (name != null) {
                     named.get(partition).add(name);

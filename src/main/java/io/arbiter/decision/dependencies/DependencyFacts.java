@@ -92,61 +92,20 @@ public final class DependencyFacts {
         }
     }
 
-    /** An entry of a policy's {@code dependencies} (a PolicySet entry expands to several, one location). */
-    public record PolicyDependency(int policyIndex, int position, String location, Dependency dependency, String factId)
-            implements Fact, OfPolicy {
-        public PolicyDependency(int policyIndex, int position, String location, Dependency dependency) {
-            this(policyIndex, position, location, dependency, location + " " + dependency.label());
-        }
-
-        public String key() {
-            return dependency.key();
-        }
-
-        public String compliance() {
-            return dependency.compliance();
-        }
-    }
-
-    /** An entry of a template's {@code extraDependencies}; {@code template} is the template it was given on. */
-    public record ExtraDependency(Template template, int position, String location, Dependency dependency, String factId)
-            implements Fact, OfPolicy {
-        public ExtraDependency(Template template, int position, String location, Dependency dependency) {
-            this(template, position, location, dependency, location + " " + dependency.label());
-        }
-
-        @Override
-        public int policyIndex() {
-            return template.policyIndex();
-        }
-
-        public String key() {
-            return dependency.key();
-        }
-
-        public String compliance() {
-            return dependency.compliance();
-        }
-    }
-
-    /** A later {@code dependencies} entry on the same object with another compliance: the first one wins. */
-    public record SkippedDependency(PolicyDependency dependency, PolicyDependency by) implements Fact {
-        @Override
-        public String factId() {
-            return dependency.location() + " skipped for " + by.location();
-        }
-    }
-
     /**
-     * A dependency that must be met before templates are applied. A policy's {@code dependencies} are wanted once for
-     * the whole policy ({@code template} null: they apply to every template of it); a template's
-     * {@code extraDependencies} are wanted by that template. A template's dependency set is the union of both.
+     * One entry of the request's dependencies: of a policy's {@code dependencies} ({@code template} null, source
+     * POLICY: wanted once for the whole policy, and so for every template of it) or of a template's
+     * {@code extraDependencies} (source EXTRA). A PolicySet entry expands to one per member, all at its location;
+     * {@code position} orders an owner's entries. A template's dependency set is the union of both: the rules delete
+     * the entries that add nothing to it (a later one on the same object, a policy's entries when it has no
+     * templates), and judge the rest.
      */
-    public record Wanted(int policyIndex, Template template, Source source, String location, Dependency dependency,
-                         String factId) implements Fact {
-        public Wanted(int policyIndex, Template template, Source source, String location, Dependency dependency) {
-            this(policyIndex, template, source, location, dependency,
-                    owner(policyIndex, template) + " wants " + dependency.label() + " " + dependency.compliance());
+    public record Wanted(int policyIndex, Template template, Source source, int position, String location,
+                         Dependency dependency, String factId) implements Fact, OfPolicy {
+        public Wanted(int policyIndex, Template template, Source source, int position, String location,
+                      Dependency dependency) {
+            this(policyIndex, template, source, position, location, dependency,
+                    location + " " + dependency.label() + " " + dependency.compliance());
         }
 
         public String key() {

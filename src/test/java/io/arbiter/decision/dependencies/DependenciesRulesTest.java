@@ -25,8 +25,10 @@ class DependenciesRulesTest {
 
     // 10-gating.drl
     static final String SKIPPED = "A later policy dependency on the same object with another compliance is skipped";
-    static final String POLICY_DEP = "A policy dependency is wanted once for all the policy's templates";
-    static final String EXTRA_DEP = "A template's extra dependency applies to that template";
+    static final String POLICY_MERGED = "A later policy dependency equal to an earlier one merges into it";
+    static final String NO_TEMPLATES = "A policy without templates wants nothing";
+    static final String EXTRA_MERGED = "A later extra dependency equal to an earlier one of its template merges into it";
+    static final String EXTRA_INTO_POLICY = "An extra dependency the policy already wants in the same compliance merges into the policy's";
     static final String CONFLICT = "An extra dependency wanting an object in another compliance conflicts";
     static final String CT_ABSENT_MET = "Absent ConstraintTemplate not wanted Compliant is met";
     static final String ABSENT = "Absent dependency object is unmet";
@@ -64,6 +66,7 @@ class DependenciesRulesTest {
     static final String WAITS = "A pending template waits on its unmet dependencies";
     static final String WAITS_THROUGH = "A template waits on what a pending request policy it waits on waits on";
 
+    static final List<String> COMBINING_RULES = List.of(SKIPPED, POLICY_MERGED, NO_TEMPLATES, EXTRA_MERGED, EXTRA_INTO_POLICY);
     static final List<String> JUDGE_RULES = List.of(CT_ABSENT_MET, ABSENT, CT_MET, CT_UNMET, C_NO_COUNT, C_MET, C_UNMET,
             NO_STATUS, EXACT, MISMATCH);
     static final List<String> STATE_RULES = List.of(ERROR, PENDING, IGNORED, ACTIVE, ACTIVE_NO_STATE);
@@ -123,6 +126,7 @@ class DependenciesRulesTest {
     void exactComplianceIsMet() {
         var run = oneTemplate(dep(CM, "ConfigMap", "c", "Compliant"), obj(CM, "ConfigMap", "c", ", \"compliant\": \"Compliant\""));
         assertOnlyJudge(run.firedRules(), EXACT);
+        COMBINING_RULES.forEach(rule -> assertNotFired(run.firedRules(), rule)); // one entry: nothing to combine
         assertOnlyState(run.firedRules(), ACTIVE_NO_STATE);
         assertFired(run.firedRules(), APPLY);
         assertFiredBefore(run.firedRules(), EXACT, APPLY);
@@ -192,8 +196,9 @@ class DependenciesRulesTest {
                   "policyTemplates": [{"name": "t1", "kind": "ConfigurationPolicy"}, {"name": "t2", "kind": "ConfigurationPolicy"}]}],
                  "observed": [%s]}""".formatted(dep(CM, "ConfigMap", "c", "Compliant"), dep(CM, "ConfigMap", "c", "Pending"),
                 dep(CM, "ConfigMap", "c", "Compliant"), obj(CM, "ConfigMap", "c", ", \"compliant\": \"Compliant\"")));
-        assertFiredTimes(run.firedRules(), SKIPPED, 1);
-        assertFiredTimes(run.firedRules(), POLICY_DEP, 1); // once for both templates; the duplicate Compliant entry merges
+        assertFiredTimes(run.firedRules(), SKIPPED, 1); // the Pending entry
+        assertFiredTimes(run.firedRules(), POLICY_MERGED, 1); // the second Compliant entry
+        assertNotFired(run.firedRules(), NO_TEMPLATES);
         assertNotFired(run.firedRules(), CONFLICT);
         assertFiredTimes(run.firedRules(), EXACT, 1); // judged once for the policy
         assertNotFired(run.firedRules(), POLICY_UNMET);
@@ -210,9 +215,10 @@ class DependenciesRulesTest {
                 dep(CM, "ConfigMap", "missing", "Compliant"), dep(CM, "ConfigMap", "ok", "Compliant"),
                 dep(CM, "ConfigMap", "ok", "Compliant"), dep(CM, "ConfigMap", "ok", "Compliant"),
                 obj(CM, "ConfigMap", "ok", ", \"compliant\": \"Compliant\"")));
-        assertFiredTimes(run.firedRules(), POLICY_DEP, 1);
         // t1's copy of the policy dependency merges into it; t2's repeated entry merges into its first one
-        assertFiredTimes(run.firedRules(), EXTRA_DEP, 2);
+        assertFiredTimes(run.firedRules(), EXTRA_INTO_POLICY, 1);
+        assertFiredTimes(run.firedRules(), EXTRA_MERGED, 1);
+        assertNotFired(run.firedRules(), POLICY_MERGED);
         assertFiredTimes(run.firedRules(), ABSENT, 1); // judged once for the policy
         assertFiredTimes(run.firedRules(), EXACT, 2);
         assertFiredTimes(run.firedRules(), POLICY_UNMET, 2);
@@ -236,8 +242,8 @@ class DependenciesRulesTest {
                   {"name": "a", "namespace": "ns", "dependencies": [%s]},
                   {"name": "b", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "tb", "kind": "ConfigurationPolicy"}]}]}"""
                 .formatted(policyDep.formatted("b"), policyDep.formatted("a")));
-        assertFiredTimes(run.firedRules(), POLICY_DEP, 1);
-        assertFiredTimes(run.firedRules(), ABSENT, 1);
+        assertFiredTimes(run.firedRules(), NO_TEMPLATES, 1); // a's dependency on b
+        assertFiredTimes(run.firedRules(), ABSENT, 1); // b's dependency on a, judged once
         assertFiredTimes(run.firedRules(), POLICY_UNMET, 1);
         assertFiredTimes(run.firedRules(), EDGE, 1); // b -> a only: a has no template to gate
         assertNotFired(run.firedRules(), CYCLE);
@@ -272,6 +278,7 @@ class DependenciesRulesTest {
                 dep(CM, "ConfigMap", "c", "Compliant"), dep(CM, "ConfigMap", "c", "Pending"),
                 obj(CM, "ConfigMap", "c", ", \"compliant\": \"Compliant\"")));
         assertFiredTimes(run.firedRules(), ERROR, 1);
+        assertNotFired(run.firedRules(), EXTRA_MERGED); // same object, another compliance: a conflict, not a merge
         assertFiredTimes(run.firedRules(), NAMED, 1);
         assertFiredBefore(run.firedRules(), ERROR, NAMED);
         assertEquals(1, run.result().names().size(), () -> "reported names: " + run.result().names());
@@ -291,7 +298,8 @@ class DependenciesRulesTest {
                 obj(CM, "ConfigMap", "ok", ", \"compliant\": \"Compliant\"")));
         TemplateState state = onlyState(run.result());
         assertEquals("Dependencies were not satisfied: 2 are still pending (ConfigMap b, Secret z)", state.message());
-        assertFiredTimes(run.firedRules(), EXTRA_DEP, 1);
+        assertFiredTimes(run.firedRules(), EXTRA_INTO_POLICY, 1); // the template's Secret z is the policy's
+        assertNotFired(run.firedRules(), EXTRA_MERGED);
         assertOnlyState(run.firedRules(), PENDING);
         assertFired(run.firedRules(), NONE);
         assertNotFired(run.firedRules(), DELETE);
