@@ -51,8 +51,8 @@ public final class ImplementationDecider {
 
     public static final String KIND = "implementation";
     public static final List<String> PHASES = List.of(
-            "merge-order", "rule-key", "rule-selection", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
-            "matching", "outcome",
+            "merge-order", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
+            "rule-key", "rule-selection", "matching", "outcome",
             "selection", "offers", "overrides", "injection", "injection-checks");
     /** Run after the decision, only when the caller asks why: they derive one Rejection per reason. */
     public static final List<String> EXPLAIN_PHASES = List.of("explain", "explain-reasons");

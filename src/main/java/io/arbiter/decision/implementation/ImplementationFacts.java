@@ -114,14 +114,6 @@ public final class ImplementationFacts {
 
     /** {@code interface.rules[i]} of one source; {@code key} is {@code path} or {@code path:revision}. */
     public record SourceRule(String id, String sourceId, String key, Ref interfaceRef, RuleKeyKind keyKind) implements Fact {
-        public String interfacePath() {
-            return interfaceRef.path();
-        }
-
-        public String interfaceRevision() {
-            return interfaceRef.revision();
-        }
-
         @Override
         public String factId() {
             return id;
@@ -323,11 +315,11 @@ public final class ImplementationFacts {
         }
     }
 
-    /** A rule key ({@code path}, {@code path:revision} or {@code cap.*}) of some policy that names the requested Interface, and how. */
-    public record RuleKeyMatch(String key, Ref interfaceRef, RuleKeyKind kind) implements Fact {
+    /** A policy rule whose key names the requested Interface, and how. */
+    public record RuleKeyMatch(PolicyRule rule, RuleKeyKind kind) implements Fact {
         @Override
         public String factId() {
-            return key + " by " + kind;
+            return rule.id() + " by " + kind;
         }
     }
 
@@ -339,22 +331,7 @@ public final class ImplementationFacts {
         }
     }
 
-    /**
-     * The rule key that decides the Interface: only the policies' rules of this key are merged (a rule of another key
-     * could never apply).
-     */
-    public record ApplicableKey(RuleKeyMatch match) implements Fact {
-        public String key() {
-            return match.key();
-        }
-
-        @Override
-        public String factId() {
-            return "applicable key " + match.factId();
-        }
-    }
-
-    /** The merged policy rule that decides the Interface: the rules of the applicable key, merged. */
+    /** The policy rule that decides the Interface. */
     public record ApplicableRule(PolicyRule rule) implements Fact {
         @Override
         public String factId() {

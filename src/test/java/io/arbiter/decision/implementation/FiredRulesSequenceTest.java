@@ -34,12 +34,11 @@ class FiredRulesSequenceTest {
     // merge-order (rules/policy-merge/ and its table)
     private static final String ROW_GLOBAL = "Global policy";
     private static final String RANK_BY_TABLE = "Merge-order table ranks a policy when no order is configured";
-    // merge-items .. merge-index (05-merge.drl): only the applicable key's rules
+    // merge-items .. merge-index (05-merge.drl)
     private static final String PLACE_ITEM = "A oneOf item is placed by its policy's rank, then its position";
     private static final String SURVIVES = "An item not merged into another stays in the merged list";
     private static final String JOIN_RULE = "Rules for the same Interface key join into one merged rule";
     private static final String ITEM_INDEX = "A surviving item takes its place in the merged oneOf list";
-    private static final String RULE_APPLIES = "The merged rule of the applicable key applies";
     private static final String ITEM_INJECTS = "A resolved TypeInstance of an item is injected into the merged item";
     private static final String DEFAULT_INJECTS = "A resolved default TypeInstance is injected into every item";
     // rule-key, rule-selection (10-rule-keys.drl and the precedence table)
@@ -89,22 +88,20 @@ class FiredRulesSequenceTest {
         List<String> fired = audit(decision);
         assertSequence(fired,
                 inOrder(ROW_GLOBAL, RANK_BY_TABLE),                                    // merge-order
+                inOrder(times(3, PLACE_ITEM)),                                         // merge-items (one per item)
+                inOrder(times(3, SURVIVES)),                                           // merge-survivors (single policy: nothing absorbed)
+                anyOrder(JOIN_RULE, JOIN_RULE, JOIN_RULE,                              // merge-index: three keys,
+                        ITEM_INDEX, ITEM_INDEX, ITEM_INDEX,                            //   three items,
+                        ITEM_INJECTS,                                                  //   the AWS credentials of the path rule's item,
+                        DEFAULT_INJECTS),                                              //   the default Helm storage
                 anyOrder(KEY_EXACT, KEY_PATH, KEY_ANY, ROW_EXACT, ROW_PATH, ROW_ANY),  // rule-key: every key names it
-                inOrder(APPLICABLE),                                                   // rule-selection: path:revision
-                inOrder(PLACE_ITEM),                                                   // merge-items: the exact rule's item only
-                inOrder(SURVIVES),                                                     // merge-survivors (single policy: nothing absorbed)
-                anyOrder(JOIN_RULE, RULE_APPLIES, ITEM_INDEX,                          // merge-index: the exact rule and its item
-                        DEFAULT_INJECTS),                                              //   (the path rule's AWS credentials are not merged),
-                                                                                       //   the default Helm storage
+                inOrder(APPLICABLE),                                                   // rule-selection
                 inOrder(MATCH),                                                        // matching: Bitnami for the exact rule's item
                 inOrder(FIRST_WINS, SELECTED),                                         // outcome
                 inOrder(SELECT),                                                       // selection
                 inOrder(DEFAULT_OFFERS),                                               // offers: the item injects nothing
                 inOrder(INJECT_ALIAS, STORAGE_BACKEND));                               // injection: helm-storage is a Hub storage
         assertRanksFollowTheirKeyMatch(fired);
-        assertMergedRuleAppliesAfterItIsJoined(fired);
-        assertEquals(List.of(List.of("interface.rules[2].oneOf[0]",
-                "applicable key " + POSTGRES + ":0.1.0 by PATH_REVISION", "rank global=2000")), factsOf(decision, PLACE_ITEM));
     }
 
     @Test
@@ -129,18 +126,17 @@ class FiredRulesSequenceTest {
         List<String> fired = audit(decision);
         assertSequence(fired,
                 inOrder(ROW_GLOBAL, RANK_BY_TABLE),
+                inOrder(times(2, PLACE_ITEM)),
+                inOrder(times(2, SURVIVES)),
+                anyOrder(JOIN_RULE, JOIN_RULE, ITEM_INDEX, ITEM_INDEX, ITEM_INJECTS, DEFAULT_INJECTS),
                 anyOrder(KEY_PATH, KEY_ANY, ROW_PATH, ROW_ANY),                        // no path:revision rule
                 inOrder(APPLICABLE),
-                inOrder(PLACE_ITEM),                                                   // the path rule's item, not cap.*'s
-                inOrder(SURVIVES),
-                anyOrder(JOIN_RULE, RULE_APPLIES, ITEM_INDEX, ITEM_INJECTS, DEFAULT_INJECTS),
                 inOrder(MATCH),                                                        // AWS, credentials injected
                 inOrder(FIRST_WINS, SELECTED),
                 inOrder(SELECT),
                 anyOrder(ITEM_OFFERS, DEFAULT_OFFERS),                                 // offers: AWS credentials, Helm storage
                 inOrder(INJECT_ALIAS));                                                // AWS requires no Helm storage; not a Hub storage
         assertRanksFollowTheirKeyMatch(fired);
-        assertMergedRuleAppliesAfterItIsJoined(fired);
     }
 
     @Test
@@ -157,11 +153,11 @@ class FiredRulesSequenceTest {
         List<String> fired = audit(decision);
         assertSequence(fired,
                 inOrder(ROW_GLOBAL, RANK_BY_TABLE),
-                inOrder(KEY_ANY, ROW_ANY),                                             // the rank needs the key match
-                inOrder(APPLICABLE),
                 inOrder(times(2, PLACE_ITEM)),
                 inOrder(times(2, SURVIVES)),
-                anyOrder(JOIN_RULE, RULE_APPLIES, ITEM_INDEX, ITEM_INDEX, DEFAULT_INJECTS),
+                anyOrder(JOIN_RULE, ITEM_INDEX, ITEM_INDEX, DEFAULT_INJECTS),
+                inOrder(KEY_ANY, ROW_ANY),                                             // the rank needs the key match
+                inOrder(APPLICABLE),
                 inOrder(MATCH, MATCH),                                                 // Bitnami, for both items
                 inOrder(FIRST_WINS, SELECTED),
                 inOrder(SELECT),
@@ -193,11 +189,11 @@ class FiredRulesSequenceTest {
         List<String> fired = audit(decision);
         assertSequence(fired,
                 inOrder(ROW_GLOBAL, RANK_BY_TABLE),
-                inOrder(KEY_PATH, ROW_PATH),
-                inOrder(APPLICABLE),
                 inOrder(times(2, PLACE_ITEM)),
                 inOrder(times(2, SURVIVES)),
-                anyOrder(JOIN_RULE, RULE_APPLIES, ITEM_INDEX, ITEM_INDEX, DEFAULT_INJECTS),
+                anyOrder(JOIN_RULE, ITEM_INDEX, ITEM_INDEX, DEFAULT_INJECTS),
+                inOrder(KEY_PATH, ROW_PATH),
+                inOrder(APPLICABLE),
                 inOrder(MATCH),                                                        // only item 1 matches
                 inOrder(FIRST_WINS, SELECTED),
                 inOrder(SELECT),
@@ -223,12 +219,13 @@ class FiredRulesSequenceTest {
         List<String> fired = audit(decision);
         assertSequence(fired,
                 inOrder(ROW_GLOBAL, RANK_BY_TABLE),
+                inOrder(PLACE_ITEM),                                                   // only the cap.* rule has an item
+                inOrder(SURVIVES),
+                anyOrder(JOIN_RULE, JOIN_RULE, ITEM_INDEX, DEFAULT_INJECTS),           // the empty rule still becomes a rule
                 anyOrder(KEY_PATH, KEY_ANY, ROW_PATH, ROW_ANY),
-                inOrder(APPLICABLE),                                                   // the path rule, which has no item
-                anyOrder(JOIN_RULE, RULE_APPLIES, DEFAULT_INJECTS),                    // the empty rule still becomes a rule
+                inOrder(APPLICABLE),
                 inOrder(DENIED));                                                      // nothing to match, select or inject
         assertRanksFollowTheirKeyMatch(fired);
-        assertMergedRuleAppliesAfterItIsJoined(fired);
     }
 
     @Test
@@ -245,11 +242,11 @@ class FiredRulesSequenceTest {
         assertEquals("NO_MATCH", decision.path("outcome").asText());
         assertSequence(audit(decision),
                 inOrder(ROW_GLOBAL, RANK_BY_TABLE),
-                inOrder(KEY_PATH, ROW_PATH),
-                inOrder(APPLICABLE),
                 inOrder(PLACE_ITEM),
                 inOrder(SURVIVES),
-                anyOrder(JOIN_RULE, RULE_APPLIES, ITEM_INDEX, DEFAULT_INJECTS),
+                anyOrder(JOIN_RULE, ITEM_INDEX, DEFAULT_INJECTS),
+                inOrder(KEY_PATH, ROW_PATH),
+                inOrder(APPLICABLE),
                 inOrder(NO_MATCH));
     }
 
@@ -317,11 +314,6 @@ class FiredRulesSequenceTest {
         assertBeforeIfFired(fired, KEY_EXACT, ROW_EXACT);
         assertBeforeIfFired(fired, KEY_PATH, ROW_PATH);
         assertBeforeIfFired(fired, KEY_ANY, ROW_ANY);
-    }
-
-    /** Inside merge-index, the merged rule of the applicable key applies once the key's rules are joined into it. */
-    private static void assertMergedRuleAppliesAfterItIsJoined(List<String> fired) {
-        assertBeforeIfFired(fired, JOIN_RULE, RULE_APPLIES);
     }
 
     private static void assertBeforeIfFired(List<String> fired, String first, String second) {

@@ -4,7 +4,6 @@ import io.arbiter.decision.implementation.ImplementationFacts.InterfaceQuery;
 import io.arbiter.decision.implementation.ImplementationFacts.ItemMatch;
 import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
 import io.arbiter.decision.implementation.ImplementationFacts.Outcome;
-import io.arbiter.decision.implementation.ImplementationFacts.ApplicableRule;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
 import io.arbiter.decision.implementation.ImplementationFacts.Rejection;
 import io.arbiter.decision.implementation.ImplementationFacts.Verdict;
@@ -95,11 +94,9 @@ class MatchingRulesTest {
         REJECTIONS.stream().filter(other -> !other.equals(rule)).forEach(other -> assertNotFired(result.fired(), other));
     }
 
-    /** The merged rule that decides the Interface (as rule-key selection and the merge derive it), its items, the catalog. */
     private static List<Object> facts(PolicyRule rule, List<OneOfItem> items, Implementation... implementations) {
         List<Object> facts = new ArrayList<>();
         facts.add(rule);
-        facts.add(new ApplicableRule(rule));
         facts.addAll(items);
         for (Implementation implementation : implementations) {
             facts.addAll(withRequirements(implementation));

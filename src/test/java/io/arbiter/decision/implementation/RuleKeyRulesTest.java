@@ -3,7 +3,6 @@ package io.arbiter.decision.implementation;
 import io.arbiter.decision.implementation.ImplementationFacts.ApplicableRule;
 import io.arbiter.decision.implementation.ImplementationFacts.InterfaceQuery;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
-import io.arbiter.decision.implementation.ImplementationFacts.SourceRule;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;
 import io.arbiter.model.Ref;
@@ -14,19 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static io.arbiter.decision.implementation.Facts.POSTGRES;
-import static io.arbiter.decision.implementation.Facts.actionPolicy;
-import static io.arbiter.decision.implementation.Facts.globalPolicy;
-import static io.arbiter.decision.implementation.Facts.sourceRule;
+import static io.arbiter.decision.implementation.Facts.rule;
 import static io.arbiter.testing.RuleTestSupport.assertFired;
 import static io.arbiter.testing.RuleTestSupport.assertFiredBefore;
 import static io.arbiter.testing.RuleTestSupport.assertNotFired;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/**
- * Rule-key rules (rules/implementation/10-rule-keys.drl) and the precedence table (policy-syntax section 2): which key
- * of the policies' rules decides the Interface. The applicable rule is that key's rules merged (05-merge.drl).
- */
+/** Rule-key rules (rules/implementation/10-rule-keys.drl) and the precedence table (policy-syntax section 2). */
 class RuleKeyRulesTest {
 
     private static final String EXACT = "Rule key names the Interface path and revision";
@@ -42,19 +36,10 @@ class RuleKeyRulesTest {
     private record Outcome(PolicyRule applicable, List<FiredRule> fired) {
     }
 
-    /** The global policy with one rule per key (no items), asked for {@code query}. */
-    private Outcome decide(Ref query, Ref... keys) {
-        List<Object> facts = new ArrayList<>(List.of(globalPolicy()));
-        for (int i = 0; i < keys.length; i++) {
-            facts.add(sourceRule(globalPolicy(), i, keys[i]));
-        }
-        return decide(query, facts);
-    }
-
-    private Outcome decide(Ref query, List<Object> facts) {
-        List<Object> all = new ArrayList<>(facts);
-        all.add(new InterfaceQuery(query));
-        var run = RuleTestSupport.fire(ruleBase, all, session -> {
+    private Outcome decide(Ref query, PolicyRule... rules) {
+        List<Object> facts = new ArrayList<>(List.of(rules));
+        facts.add(new InterfaceQuery(query));
+        var run = RuleTestSupport.fire(ruleBase, facts, session -> {
             for (var row : session.getQueryResults("applicable rule")) {
                 return ((ApplicableRule) row.get("$applicable")).rule();
             }
@@ -63,14 +48,15 @@ class RuleKeyRulesTest {
         return new Outcome(run.result(), run.firedRules());
     }
 
-    private static final Ref ANY_KEY = new Ref("cap.*", null);
-    private static final Ref PATH_KEY = new Ref(POSTGRES.path(), null);
-
     @Test
     void exactPathAndRevisionWinsOverPathAndCatchAll() {
-        Outcome outcome = decide(POSTGRES, ANY_KEY, PATH_KEY, POSTGRES);
+        PolicyRule any = rule(0, new Ref("cap.*", null), 1);
+        PolicyRule path = rule(1, new Ref(POSTGRES.path(), null), 1);
+        PolicyRule exact = rule(2, POSTGRES, 1);
 
-        assertEquals(POSTGRES, outcome.applicable().interfaceRef());
+        Outcome outcome = decide(POSTGRES, any, path, exact);
+
+        assertEquals(exact, outcome.applicable());
         assertFired(outcome.fired(), EXACT);
         assertFired(outcome.fired(), PATH);
         assertFired(outcome.fired(), ANY);
@@ -81,9 +67,12 @@ class RuleKeyRulesTest {
 
     @Test
     void pathWinsOverCatchAllWhenNoExactRuleExists() {
-        Outcome outcome = decide(POSTGRES, ANY_KEY, PATH_KEY);
+        PolicyRule any = rule(0, new Ref("cap.*", null), 1);
+        PolicyRule path = rule(1, new Ref(POSTGRES.path(), null), 1);
 
-        assertEquals(PATH_KEY, outcome.applicable().interfaceRef());
+        Outcome outcome = decide(POSTGRES, any, path);
+
+        assertEquals(path, outcome.applicable());
         assertNotFired(outcome.fired(), EXACT);
         assertFired(outcome.fired(), ROW_PATH);
         assertFired(outcome.fired(), ROW_ANY);
@@ -91,9 +80,12 @@ class RuleKeyRulesTest {
 
     @Test
     void catchAllAppliesWhenNothingElseNamesTheInterface() {
-        Outcome outcome = decide(POSTGRES, ANY_KEY, new Ref("cap.interface.productivity.mattermost.install", null));
+        PolicyRule any = rule(0, new Ref("cap.*", null), 1);
+        PolicyRule other = rule(1, new Ref("cap.interface.productivity.mattermost.install", null), 1);
 
-        assertEquals(ANY_KEY, outcome.applicable().interfaceRef());
+        Outcome outcome = decide(POSTGRES, any, other);
+
+        assertEquals(any, outcome.applicable());
         assertNotFired(outcome.fired(), PATH);
         assertNotFired(outcome.fired(), EXACT);
         assertFired(outcome.fired(), ROW_ANY);
@@ -101,7 +93,9 @@ class RuleKeyRulesTest {
 
     @Test
     void ruleForAnotherRevisionDoesNotApply() {
-        Outcome outcome = decide(POSTGRES, new Ref(POSTGRES.path(), "0.2.0"));
+        PolicyRule otherRevision = rule(0, new Ref(POSTGRES.path(), "0.2.0"), 1);
+
+        Outcome outcome = decide(POSTGRES, otherRevision);
 
         assertNull(outcome.applicable());
         assertNotFired(outcome.fired(), EXACT);
@@ -110,7 +104,9 @@ class RuleKeyRulesTest {
 
     @Test
     void patternOtherThanCapStarIsNotARuleKey() {
-        Outcome outcome = decide(POSTGRES, new Ref("cap.interface.database.*", null));
+        PolicyRule pattern = rule(0, new Ref("cap.interface.database.*", null), 1);
+
+        Outcome outcome = decide(POSTGRES, pattern);
 
         assertNull(outcome.applicable());
         assertNotFired(outcome.fired(), ANY);
@@ -118,23 +114,12 @@ class RuleKeyRulesTest {
 
     @Test
     void unknownRevisionOnlyMatchesPathAndCatchAllKeys() {
-        Outcome outcome = decide(PATH_KEY, POSTGRES, PATH_KEY);
+        PolicyRule exact = rule(0, POSTGRES, 1);
+        PolicyRule path = rule(1, new Ref(POSTGRES.path(), null), 1);
 
-        assertEquals(PATH_KEY, outcome.applicable().interfaceRef());
+        Outcome outcome = decide(new Ref(POSTGRES.path(), null), exact, path);
+
+        assertEquals(path, outcome.applicable());
         assertNotFired(outcome.fired(), EXACT);
-    }
-
-    @Test
-    void aKeyInSeveralPoliciesIsMatchedOnceAndItsRulesMergedIntoTheApplicableRule() {
-        SourceRule action = sourceRule(actionPolicy(), 0, PATH_KEY);
-        SourceRule global = sourceRule(globalPolicy(), 0, PATH_KEY);
-
-        Outcome outcome = decide(POSTGRES, List.of(actionPolicy(), globalPolicy(), action, global));
-
-        RuleTestSupport.assertFiredTimes(outcome.fired(), PATH, 1);
-        RuleTestSupport.assertFiredTimes(outcome.fired(), ROW_PATH, 1);
-        RuleTestSupport.assertFiredTimes(outcome.fired(), SELECT, 1);
-        assertEquals(new PolicyRule(PATH_KEY.toString(), 0, PATH_KEY, ImplementationFacts.RuleKeyKind.PATH, 0), outcome.applicable());
-        assertFiredBefore(outcome.fired(), SELECT, "The merged rule of the applicable key applies");
     }
 }
