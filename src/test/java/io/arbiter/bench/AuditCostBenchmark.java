@@ -39,6 +39,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What auditing costs (issue: recording fired rules and writing the decision log must cost under 10% of decision
@@ -63,6 +64,7 @@ public class AuditCostBenchmark {
     private Decisions audited;
     private Decisions recordedOnly;
     private Audit audit;
+    private DecisionLog log;
     private Path logFile;
     private byte[] request;
 
@@ -76,8 +78,8 @@ public class AuditCostBenchmark {
         Snapshot silent = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase.withoutRecording()),
                 BenchData.catalog(), BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
         logFile = Files.createTempFile("arbiter-bench-decisions", ".log");
-        audit = new Audit(new FileDecisionLog(logFile, 256L * 1024 * 1024, 2, 65_536, DecisionLog.Mode.BEST_EFFORT),
-                new RecentDecisions(1_000), new Metrics(), false);
+        log = new FileDecisionLog(logFile, 256L * 1024 * 1024, 2, 65_536, DecisionLog.Mode.BEST_EFFORT);
+        audit = new Audit(log, new RecentDecisions(1_000), new Metrics(), false);
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         unaudited = new Decisions(registry, silent, new Audit(DecisionLog.OFF, new RecentDecisions(1_000), new Metrics(), false));
         audited = new Decisions(registry, recording, audit);
@@ -88,6 +90,17 @@ public class AuditCostBenchmark {
         if (!"SELECTED".equals(check.path("outcome").asText()) || check.path("firedRules").isEmpty()
                 || !unaudited.decide("implementation", request, "application/json").path("firedRules").isEmpty()) {
             throw new IllegalStateException("unexpected benchmark decision: " + check);
+        }
+    }
+
+    /**
+     * Waits until the decision log has written (or dropped) {@code records} records in all. The log writes on a thread
+     * of its own: a harness that runs the cases in turns in one JVM (AuditCostInterleaved) waits at the end of the log
+     * case's turn, so that the writing is charged to that case and not to whichever case runs next.
+     */
+    void awaitLogged(long records) {
+        while (log.written() + log.dropped() < records) {
+            LockSupport.parkNanos(20_000);
         }
     }
 

@@ -1,0 +1,96 @@
+package io.arbiter.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.audit.Audit;
+import io.arbiter.audit.DecisionLog;
+import io.arbiter.audit.Metrics;
+import io.arbiter.audit.RecentDecisions;
+import io.arbiter.decision.Decisions;
+import io.arbiter.decision.Settings;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.decision.dependencies.DependenciesDecider;
+import io.arbiter.decision.implementation.ImplementationDecider;
+import io.arbiter.decision.implementation.ImplementationPolicyType;
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.http.JsonBodies;
+import io.arbiter.policy.PolicyDocument;
+import io.arbiter.policy.PolicyParser;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The cases {@link CompareBuilds} runs in each build: each is constructed with a project root (whose {@code rules/}
+ * and {@code decision-tables/} it compiles) and decides one way ({@code first}) or another ({@code second}).
+ * {@code bench/compare-builds.sh} copies this file into the other build, so it must compile against both.
+ */
+public final class BuildCases {
+
+    private BuildCases() {
+    }
+
+    static CompiledRuleBase ruleBase(String kind, String root, java.util.List<String> phases) {
+        PolicyType type = PolicyTypeRegistry.discover().types().stream()
+                .filter(t -> t.ruleSet().folders().contains(kind)).findFirst().orElseThrow();
+        return RuleBaseBuilder.build(kind, SnapshotLoader.ruleFiles(type, Path.of(root, "rules"),
+                Path.of(root, "decision-tables")), phases);
+    }
+
+    /** The AuditCostBenchmark decision: first without recording, second recorded (no log file in either). */
+    public static final class AuditCost {
+        private final Decisions unaudited;
+        private final Decisions recorded;
+        private final byte[] request;
+
+        public AuditCost(String root) {
+            CompiledRuleBase ruleBase = ruleBase(ImplementationDecider.KIND, root, ImplementationDecider.PHASES);
+            PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8), "application/yaml");
+            Snapshot recording = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase), BenchData.catalog(),
+                    BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
+            Snapshot silent = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase.withoutRecording()),
+                    BenchData.catalog(), BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
+            PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
+            unaudited = new Decisions(registry, silent, new Audit(DecisionLog.OFF, new RecentDecisions(1_000), new Metrics(), false));
+            recorded = new Decisions(registry, recording, new Audit(DecisionLog.OFF, new RecentDecisions(1_000), new Metrics(), false));
+            request = ("{\"interface\": {\"path\": \"" + BenchData.interfacePath(ImplementationDecisionBenchmark.EXACT_RULE_INTERFACE)
+                    + "\", \"revision\": \"" + BenchData.INTERFACE_REVISION + "\"}}").getBytes(StandardCharsets.UTF_8);
+            JsonNode check = recorded.decide("implementation", request, "application/json");
+            if (!"SELECTED".equals(check.path("outcome").asText())) {
+                throw new IllegalStateException(root + ": unexpected benchmark decision " + check);
+            }
+            System.out.println(root + ": " + check.path("firedRules").size() + " firings");
+        }
+
+        public int first() {
+            return JsonBodies.write(unaudited.decide("implementation", request, "application/json")).length();
+        }
+
+        public int second() {
+            return JsonBodies.write(recorded.decide("implementation", request, "application/json")).length();
+        }
+    }
+
+    /** The DependenciesBenchmark decision: first in one session, second as the service decides it (partitioned). */
+    public static final class Dependencies {
+        private final CompiledRuleBase ruleBase;
+        private final JsonNode request = DependenciesBenchmark.request();
+
+        public Dependencies(String root) {
+            ruleBase = ruleBase(DependenciesDecider.KIND, root, DependenciesDecider.PHASES);
+            System.out.println(root + ": " + DependenciesDecider.decide(request, ruleBase).firedRules().size() + " firings");
+        }
+
+        public int first() {
+            return DependenciesDecider.decide(request, ruleBase, 1).policies().size();
+        }
+
+        public int second() {
+            return DependenciesDecider.decide(request, ruleBase).policies().size();
+        }
+    }
+}
