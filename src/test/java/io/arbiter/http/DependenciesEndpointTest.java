@@ -95,6 +95,26 @@ class DependenciesEndpointTest {
     }
 
     @Test
+    void everyObjectObservedTwiceIs400AtItsSecondEntry() {
+        var response = client.postJson(PATH, """
+                {"policies": [{"name": "app", "namespace": "policies", "policyTemplates": [{"name": "t", "kind": "ConfigurationPolicy"}]}],
+                 "observed": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "namespace": "default", "compliant": "Compliant"},
+                              {"apiVersion": "v1", "kind": "ConfigMap", "name": "d", "namespace": "default", "compliant": "Compliant"},
+                              {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "namespace": "default", "compliant": "NonCompliant"},
+                              {"apiVersion": "v1beta1", "kind": "ConfigMap", "name": "d", "namespace": "default"}]}
+                """);
+
+        assertEquals(400, response.status(), response.body());
+        assertEquals("INVALID_REQUEST", response.errorCode());
+        JsonNode details = response.json().path("error").path("details");
+        assertEquals(2, details.size(), response.body());
+        assertEquals("$.observed[2]", details.get(0).path("path").asText(), response.body());
+        assertEquals("$.observed[3]", details.get(1).path("path").asText(), response.body());
+        assertTrue(details.get(1).path("problem").asText().contains("ConfigMap default/d is listed already, as observed[1]"),
+                response.body());
+    }
+
+    @Test
     void missingPoliciesAndUnknownFieldsAre400() {
         var missing = client.postJson(PATH, "{\"observed\": []}");
         assertEquals(400, missing.status(), missing.body());

@@ -7,6 +7,8 @@ import io.arbiter.decision.dependencies.DependenciesDecision.SetResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.TemplateResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.UnmetDependency;
 import io.arbiter.decision.dependencies.DependencyFacts.*;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.document.Problem;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;
 import org.kie.api.runtime.ClassObjectFilter;
@@ -42,11 +44,12 @@ public final class DependenciesDecider {
             REPORTING_PHASES.stream()).toList();
 
     /**
-     * A request is gated in partitions (in parallel) of at least this many policies: below it, the observed objects
-     * that every partition's session needs cost more than a partition saves.
+     * A request is gated in partitions (in parallel) of at least this many policies: below it, a session of its own
+     * and handing its results over to the reporting session cost about what a partition saves. (Chosen when each
+     * partition's session also held a copy of the observed objects it named; they are no facts any more.)
      */
     static final int POLICIES_PER_PARTITION = 200;
-    /** More partitions copy the observed objects more often than cores are likely to gain back. */
+    /** More partitions than cores the service is likely to have only add sessions to set up. */
     static final int MAX_PARTITIONS = 4;
 
     public static final String POLICY_GROUP = "policy.open-cluster-management.io";
@@ -75,6 +78,7 @@ public final class DependenciesDecider {
             }
             sets.put(setNs + "/" + fact.name(), members);
         }
+        ObservedObjects observed = observed(body.path("observed"), clusterNs);
         JsonNode policies = body.path("policies");
         for (int p = 0; p < policies.size(); p++) {
             JsonNode policy = policies.get(p);
@@ -86,7 +90,8 @@ public final class DependenciesDecider {
             for (int d = 0; d < dependencies.size(); d++) {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, sets)) {
-                    facts.add(new Wanted(p, null, Source.POLICY, position++, location, dependency));
+                    facts.add(new Wanted(p, null, Source.POLICY, position++, location, dependency,
+                            observed.byKey().get(dependency.key())));
                 }
             }
             JsonNode templates = policy.path("policyTemplates");
@@ -95,19 +100,36 @@ public final class DependenciesDecider {
                 String kind = template.path("kind").asText();
                 Template fact = new Template(p, t, template.path("name").asText(), kind,
                         template.path("ignorePending").asBoolean(false), template.path("applied").asBoolean(false),
-                        localKey(kind, clusterNs, template.path("name").asText()));
+                        observed.byLocalKey().get(localKey(kind, clusterNs, template.path("name").asText())));
                 facts.add(fact);
                 JsonNode extras = template.path("extraDependencies");
                 int extraPosition = 0;
                 for (int d = 0; d < extras.size(); d++) {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, sets)) {
-                        facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency));
+                        facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
+                                observed.byKey().get(dependency.key())));
                     }
                 }
             }
         }
-        JsonNode observed = body.path("observed");
+        return facts;
+    }
+
+    /** The observed objects by {@link Observed#key()} and by {@link Observed#localKey()}. */
+    private record ObservedObjects(Map<String, Observed> byKey, Map<String, Observed> byLocalKey) {
+    }
+
+    /**
+     * Each observed object, found by the identity a dependency names (its key) and by the one a template's own object
+     * has (kind, namespace and name: a template gives no apiVersion). Java only looks objects up, as it canonicalises
+     * names; the rules judge what it finds. An object listed twice is a bad request: which entry's status counts
+     * would be a guess.
+     */
+    private static ObservedObjects observed(JsonNode observed, String clusterNs) {
+        Map<String, Observed> byKey = new HashMap<>();
+        Map<String, Observed> byLocalKey = new HashMap<>();
+        List<Problem> problems = new ArrayList<>();
         for (int o = 0; o < observed.size(); o++) {
             JsonNode object = observed.get(o);
             String apiVersion = object.path("apiVersion").asText();
@@ -115,11 +137,22 @@ public final class DependenciesDecider {
             String name = object.path("name").asText();
             String group = group(apiVersion);
             String effectiveNs = effectiveNamespace(group, kind, object.path("namespace").asText(""), clusterNs);
-            facts.add(new Observed(o, group, kind, name, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
+            Observed fact = new Observed(o, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
                     object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
-                    object.path("totalViolations").isIntegralNumber() ? object.get("totalViolations").asInt() : null));
+                    object.path("totalViolations").isIntegralNumber() ? object.get("totalViolations").asInt() : null);
+            Observed earlier = byLocalKey.putIfAbsent(fact.localKey(), fact);
+            if (earlier != null) {
+                problems.add(Problem.at("$.observed[" + o + "]", kind + " " + (effectiveNs.isEmpty() ? "" : effectiveNs + "/")
+                        + name + " is listed already, as observed[" + earlier.index() + "]: list each object once"));
+                continue;
+            }
+            byKey.put(fact.key(), fact);
         }
-        return facts;
+        if (!problems.isEmpty()) {
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
+                    "the dependencies request is invalid: " + problems.get(0), problems);
+        }
+        return new ObservedObjects(byKey, byLocalKey);
     }
 
     /** Hub canonicalisation (section 2): Policy names become {@code <ns>.<name>}; a known PolicySet expands. */
@@ -193,45 +226,26 @@ public final class DependenciesDecider {
     }
 
     /**
-     * Gating in partitions of consecutive policies, each in its own session with the observed objects it names, then one
-     * session for the reporting phases over what gating derived. The same decision as one session over every fact
+     * Gating in partitions of consecutive policies, each in its own session, then one session for the reporting phases
+     * over what gating derived. The same decision as one session over every fact
      * (DependenciesPartitionTest); the firings come phase by phase, each phase's partition by partition.
      */
     static CompiledRuleBase.Run<Result> runPartitioned(List<Object> facts, int policies, int partitions,
                                                         CompiledRuleBase ruleBase) {
         List<List<Object>> gating = new ArrayList<>(partitions);
-        List<Set<String>> named = new ArrayList<>(partitions);
         for (int i = 0; i < partitions; i++) {
             gating.add(new ArrayList<>());
-            named.add(new java.util.HashSet<>());
         }
-        List<Observed> observed = new ArrayList<>();
         List<Object> reporting = new ArrayList<>();
         for (Object fact : facts) {
             if (fact instanceof OfPolicy ofPolicy) {
                 int partition = (int) ((long) ofPolicy.policyIndex() * partitions / policies);
                 gating.get(partition).add(fact);
-                String name = fact instanceof Wanted wanted ? wanted.key()
-                        : fact instanceof Template template ? template.ownKey() : null;
-                if (name != null) {
-                    named.get(partition).add(name);
-                }
-            } else if (fact instanceof Observed object) {
-                observed.add(object);
             } else {
                 reporting.add(fact); // PolicySets and their members
             }
             if (fact instanceof PolicyFact) {
                 reporting.add(fact);
-            }
-        }
-        // A partition's session gets the observed objects its facts name: the rules look an object up only by a
-        // dependency's key or a template's own key (as the catalog gives a decision only its Interface's manifests).
-        for (Observed object : observed) {
-            for (int i = 0; i < partitions; i++) {
-                if (named.get(i).contains(object.key()) || named.get(i).contains(object.localKey())) {
-                    gating.get(i).add(object);
-                }
             }
         }
         CompiledRuleBase.Run<List<Gated>> gated = ruleBase.runPartitions(gating, GATING_PHASES, DependenciesDecider::gated);

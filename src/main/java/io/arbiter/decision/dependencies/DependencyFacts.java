@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The facts of a dependency-gating decision (ocm-dependencies.md). Inserted: the request's policies, templates,
- * dependencies (already canonicalised and PolicySet-expanded: pure renaming, section 2), PolicySet members and
- * observed objects. Derived by {@code rules/dependencies/} and the compliance tables.
+ * dependencies (already canonicalised and PolicySet-expanded: pure renaming, section 2, each with the observed object
+ * it names) and PolicySet members. Derived by {@code rules/dependencies/} and the compliance tables.
  */
 public final class DependencyFacts {
 
@@ -40,7 +40,7 @@ public final class DependencyFacts {
 
     /**
      * A fact of one policy of the request, as the request gives it. Gating (sections 3 to 7) only ever joins facts of
-     * the same policy, besides the observed objects: a large request is gated in partitions of policies.
+     * the same policy: a large request is gated in partitions of policies.
      */
     public interface OfPolicy {
         int policyIndex();
@@ -70,12 +70,12 @@ public final class DependencyFacts {
         }
     }
 
-    /** {@code policies[policyIndex].policyTemplates[index]}; {@code ownKey} finds its own object among the observed. */
+    /** {@code policies[policyIndex].policyTemplates[index]}; {@code object} is its own object, null when not observed. */
     public record Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
-                           String ownKey, String factId) implements Fact, OfPolicy {
+                           Observed object, String factId) implements Fact, OfPolicy {
         public Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
-                        String ownKey) {
-            this(policyIndex, index, name, kind, ignorePending, applied, ownKey,
+                        Observed object) {
+            this(policyIndex, index, name, kind, ignorePending, applied, object,
                     "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name);
         }
 
@@ -96,15 +96,15 @@ public final class DependencyFacts {
      * One entry of the request's dependencies: of a policy's {@code dependencies} ({@code template} null, source
      * POLICY: wanted once for the whole policy, and so for every template of it) or of a template's
      * {@code extraDependencies} (source EXTRA). A PolicySet entry expands to one per member, all at its location;
-     * {@code position} orders an owner's entries. A template's dependency set is the union of both: the rules delete
+     * {@code position} orders an owner's entries; {@code object} is the observed object its key names, null when none is. A template's dependency set is the union of both: the rules delete
      * the entries that add nothing to it (a later one on the same object, a policy's entries when it has no
      * templates), and judge the rest.
      */
     public record Wanted(int policyIndex, Template template, Source source, int position, String location,
-                         Dependency dependency, String factId) implements Fact, OfPolicy {
+                         Dependency dependency, Observed object, String factId) implements Fact, OfPolicy {
         public Wanted(int policyIndex, Template template, Source source, int position, String location,
-                      Dependency dependency) {
-            this(policyIndex, template, source, position, location, dependency,
+                      Dependency dependency, Observed object) {
+            this(policyIndex, template, source, position, location, dependency, object,
                     location + " " + dependency.label() + " " + dependency.compliance());
         }
 
@@ -143,16 +143,11 @@ public final class DependencyFacts {
     }
 
     /**
-     * {@code observed[index]}: an object on the managed cluster. {@code key} as {@link Dependency#key()}; {@code group}
-     * is the API group of its apiVersion (part of the key, so a dependency only ever matches an object of its group).
+     * {@code observed[index]}: an object on the managed cluster, as a dependency or a template holds it (not a fact of
+     * its own). {@code key} as {@link Dependency#key()}; {@code localKey} is kind, namespace and name, which a template's
+     * own object is found by.
      */
-    public record Observed(int index, String group, String kind, String name, String key, String localKey, String compliant,
-                           Integer totalViolations, String factId) implements Fact {
-        public Observed(int index, String group, String kind, String name, String key, String localKey, String compliant,
-                        Integer totalViolations) {
-            this(index, group, kind, name, key, localKey, compliant, totalViolations,
-                    "observed[" + index + "] " + kind + " " + name);
-        }
+    public record Observed(int index, String key, String localKey, String compliant, Integer totalViolations) {
 
         public boolean violationFree() {
             return totalViolations != null && totalViolations == 0;
