@@ -377,8 +377,9 @@ public final class DependenciesDecider {
 
     /** One template's derived facts, gathered for rendering. */
     private static final class TemplateOutcome {
-        private static final Comparator<Unmet> BY_LOCATION = Comparator.comparing((Unmet u) -> u.wanted().location())
-                .thenComparing(Unmet::label);
+        /** Request order: the policy's dependencies, then the template's own; a PolicySet's members in its order. */
+        private static final Comparator<Unmet> IN_REQUEST_ORDER = Comparator.comparing((Unmet u) -> u.wanted().source())
+                .thenComparingInt(u -> u.wanted().position());
 
         TemplateState state;
         String name;
@@ -388,7 +389,7 @@ public final class DependenciesDecider {
 
         TemplateResult render(int index, String requestedName) {
             List<UnmetDependency> unmetDependencies = state == null || state.state().equals("TEMPLATE_ERROR") ? List.of()
-                    : unmet.stream().sorted(BY_LOCATION).map(u -> new UnmetDependency(ref(u.wanted().dependency()), u.reason()))
+                    : unmet.stream().sorted(IN_REQUEST_ORDER).map(u -> new UnmetDependency(ref(u.wanted().dependency()), u.reason()))
                     .toList();
             return new TemplateResult(index, name != null ? name : requestedName, state == null ? null : state.state(),
                     state == null ? null : state.compliant(), state == null ? null : state.message(), action,
