@@ -1,13 +1,13 @@
 package io.arbiter.decision.dependencies;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.dependencies.DependenciesDecision.DependencyRef;
 import io.arbiter.decision.dependencies.DependenciesDecision.PolicyResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.SetResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.TemplateResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.UnmetDependency;
 import io.arbiter.decision.dependencies.DependencyFacts.*;
-import io.arbiter.decision.DecisionException;
 import io.arbiter.document.Problem;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;

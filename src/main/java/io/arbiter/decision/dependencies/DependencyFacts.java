@@ -96,9 +96,9 @@ public final class DependencyFacts {
      * One entry of the request's dependencies: of a policy's {@code dependencies} ({@code template} null, source
      * POLICY: wanted once for the whole policy, and so for every template of it) or of a template's
      * {@code extraDependencies} (source EXTRA). A PolicySet entry expands to one per member, all at its location;
-     * {@code position} orders an owner's entries; {@code object} is the observed object its key names, null when none is. A template's dependency set is the union of both: the rules delete
-     * the entries that add nothing to it (a later one on the same object, a policy's entries when it has no
-     * templates), and judge the rest.
+     * {@code position} orders an owner's entries; {@code object} is the observed object its key names, null when none
+     * is. A template's dependency set is the union of both: the rules delete the entries that add nothing to it (a
+     * later one on the same object, a policy's entries when it has no templates), and judge the rest.
      */
     public record Wanted(int policyIndex, Template template, Source source, int position, String location,
                          Dependency dependency, Observed object, String factId) implements Fact, OfPolicy {
