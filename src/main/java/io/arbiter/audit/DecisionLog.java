@@ -11,8 +11,11 @@ public interface DecisionLog extends AutoCloseable {
         REQUIRED
     }
 
-    /** Accepts a record for writing; in REQUIRED mode throws {@link DecisionLogUnavailableException} when it cannot. */
-    void append(DecisionRecord record);
+    /**
+     * Accepts a record for writing; in REQUIRED mode throws {@link DecisionLogUnavailableException} when it cannot.
+     * {@code retainedBytes} is about how much heap the record keeps until it is written: the buffer is bounded by it.
+     */
+    void append(DecisionRecord record, long retainedBytes);
 
     /** Records dropped so far (BEST_EFFORT mode). */
     long dropped();
@@ -25,7 +28,7 @@ public interface DecisionLog extends AutoCloseable {
 
     DecisionLog OFF = new DecisionLog() {
         @Override
-        public void append(DecisionRecord record) {
+        public void append(DecisionRecord record, long retainedBytes) {
         }
 
         @Override

@@ -31,13 +31,16 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Decision records as JSON lines in a file, written by one background thread from a bounded queue, rotated by
- * size ({@code FILE} -> {@code FILE.1} -> ... -> {@code FILE.N}). A slow or full disk fills the queue; then
- * records are dropped and counted (BEST_EFFORT) or decisions are refused (REQUIRED).
+ * size ({@code FILE} -> {@code FILE.1} -> ... -> {@code FILE.N}). The queue is bounded by count and by the heap its
+ * records keep (a large dependency decision keeps about 13 MB until written). A slow or full disk fills the queue;
+ * then records are dropped and counted (BEST_EFFORT) or decisions are refused (REQUIRED).
  */
 public final class FileDecisionLog implements DecisionLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(FileDecisionLog.class);
-    private static final long REQUIRED_WAIT_MILLIS = 200;
+    private static final long REQUIRED_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** Default heap budget of the queue: thousands of typical records, a few of the largest. */
+    public static final long DEFAULT_BUFFER_BYTES = 64L * 1024 * 1024;
     /**
      * The writer wakes on this interval rather than on every record: a wake-up per decision (a futex call on the
      * deciding thread, a context switch and a write on the other) cost more than serialising the record did.
@@ -52,7 +55,10 @@ public final class FileDecisionLog implements DecisionLog {
     private final long maxBytes;
     private final int keepFiles;
     private final Mode mode;
-    private final BlockingQueue<DecisionRecord> queue;
+    private final long bufferBytes;
+    private final BlockingQueue<Queued> queue;
+    /** The estimated heap of the queued records, reserved before a record is queued and released once written. */
+    private final AtomicLong queuedBytes = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private final Thread writer;
@@ -62,7 +68,24 @@ public final class FileDecisionLog implements DecisionLog {
     private OutputStream out;
     private long size;
 
+    private record Queued(DecisionRecord record, long retainedBytes) {
+    }
+
     public FileDecisionLog(Path file, long maxBytes, int keepFiles, int capacity, Mode mode) {
+        this(file, maxBytes, keepFiles, capacity, DEFAULT_BUFFER_BYTES, mode);
+    }
+
+    /**
+     * @param maxBytes    size at which the file is rotated
+     * @param capacity    records the queue holds at most
+     * @param bufferBytes estimated heap the queued records may keep; one record is queued whatever its size
+     */
+    public FileDecisionLog(Path file, long maxBytes, int keepFiles, int capacity, long bufferBytes, Mode mode) {
+        if (capacity < 1 || bufferBytes < 1) {
+            throw new IllegalArgumentException("the decision log's buffer needs room for one record: capacity "
+                    + capacity + ", bytes " + bufferBytes);
+        }
+        this.bufferBytes = bufferBytes;
         this.file = file.toAbsolutePath();
         this.maxBytes = maxBytes;
         this.keepFiles = keepFiles;
@@ -83,22 +106,57 @@ public final class FileDecisionLog implements DecisionLog {
     }
 
     @Override
-    public void append(DecisionRecord record) {
+    public void append(DecisionRecord record, long retainedBytes) {
+        Queued queued = new Queued(record, retainedBytes);
         if (mode == Mode.REQUIRED) {
             if (failure != null) {
                 throw new DecisionLogUnavailableException("the decision log is required and cannot be written: " + failure);
             }
+            long deadline = System.nanoTime() + REQUIRED_WAIT_NANOS;
+            if (!reserve(retainedBytes, deadline)) {
+                throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
+            }
             try {
-                if (!queue.offer(record, REQUIRED_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                if (!queue.offer(queued, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    queuedBytes.addAndGet(-retainedBytes);
                     throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
                 }
             } catch (InterruptedException e) {
+                queuedBytes.addAndGet(-retainedBytes);
                 Thread.currentThread().interrupt();
                 throw new DecisionLogUnavailableException("interrupted while waiting for the decision log");
             }
-        } else if (failure != null || !queue.offer(record)) {
+        } else if (failure != null || !reserve(retainedBytes, 0)) {
+            dropped.incrementAndGet();
+        } else if (!queue.offer(queued)) {
+            queuedBytes.addAndGet(-retainedBytes);
             dropped.incrementAndGet();
         }
+    }
+
+    /**
+     * Reserves room in the buffer's heap budget, waiting until {@code deadline} (0: not at all) for the writer to
+     * free some. An empty buffer takes any record, so a record larger than the budget is still written.
+     */
+    private boolean reserve(long retainedBytes, long deadline) {
+        while (true) {
+            long queued = queuedBytes.get();
+            if (queued == 0 || queued + retainedBytes <= bufferBytes) {
+                if (queuedBytes.compareAndSet(queued, queued + retainedBytes)) {
+                    return true;
+                }
+            } else if (deadline == 0 || System.nanoTime() - deadline >= 0) {
+                return false;
+            } else {
+                LockSupport.unpark(writer);
+                LockSupport.parkNanos(this, 100_000);
+            }
+        }
+    }
+
+    /** The estimated heap of the records waiting to be written. */
+    long queuedBytes() {
+        return queuedBytes.get();
     }
 
     @Override
@@ -131,7 +189,7 @@ public final class FileDecisionLog implements DecisionLog {
     }
 
     private void drain() {
-        List<DecisionRecord> batch = new ArrayList<>();
+        List<Queued> batch = new ArrayList<>();
         while (!closed || !queue.isEmpty()) {
             try {
                 queue.drainTo(batch, MAX_BATCH);
@@ -148,15 +206,20 @@ public final class FileDecisionLog implements DecisionLog {
                 dropped.addAndGet(batch.size());
                 LOG.error("decision log {} cannot be written; {} record(s) lost: {}", file, batch.size(), e.toString());
             } finally {
+                long released = 0;
+                for (Queued queued : batch) {
+                    released += queued.retainedBytes();
+                }
+                queuedBytes.addAndGet(-released);
                 batch.clear();
             }
         }
     }
 
-    private void write(List<DecisionRecord> batch) throws IOException {
-        for (DecisionRecord record : batch) {
+    private void write(List<Queued> batch) throws IOException {
+        for (Queued queued : batch) {
             line.reset();
-            writeLine(record, line);
+            writeLine(queued.record(), line);
             if (size > 0 && size + line.size() > maxBytes) {
                 rotate();
             }

@@ -4,25 +4,60 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** The most recent decisions by id, bounded: the oldest is forgotten first. */
+/**
+ * The most recent decisions by id, bounded by count and by the heap their records keep (estimated, see
+ * {@link Audit#retainedBytes}): the oldest is forgotten first. The newest decision is always kept, however large.
+ * A count alone did not bound memory: a large dependency decision keeps about 13 MB, so a thousand of them would
+ * not fit the deployed 768 MB heap.
+ */
 public final class RecentDecisions {
 
-    private final Map<String, DecisionRecord> byId;
+    /** Default heap budget: a thousand typical implementation decisions take about 20 MB of it. */
+    public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
 
-    public RecentDecisions(int capacity) {
-        this.byId = new LinkedHashMap<>(capacity * 4 / 3 + 1, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, DecisionRecord> eldest) {
-                return size() > capacity;
-            }
-        };
+    private record Entry(DecisionRecord record, long retainedBytes) {
     }
 
-    public synchronized void add(DecisionRecord record) {
-        byId.put(record.decisionId(), record);
+    private final int capacity;
+    private final long maxBytes;
+    private final LinkedHashMap<String, Entry> byId;
+    private long retainedBytes;
+
+    public RecentDecisions(int capacity) {
+        this(capacity, DEFAULT_MAX_BYTES);
+    }
+
+    public RecentDecisions(int capacity, long maxBytes) {
+        if (capacity < 1 || maxBytes < 1) {
+            throw new IllegalArgumentException("the recent-decision index needs room for one decision: capacity "
+                    + capacity + ", bytes " + maxBytes);
+        }
+        this.capacity = capacity;
+        this.maxBytes = maxBytes;
+        this.byId = new LinkedHashMap<>(Math.min(capacity, 4_096) * 4 / 3 + 1);
+    }
+
+    public synchronized void add(DecisionRecord record, long recordBytes) {
+        Entry previous = byId.put(record.decisionId(), new Entry(record, recordBytes));
+        retainedBytes += recordBytes - (previous == null ? 0 : previous.retainedBytes());
+        var eldest = byId.entrySet().iterator();
+        while (byId.size() > 1 && (byId.size() > capacity || retainedBytes > maxBytes)) {
+            retainedBytes -= eldest.next().getValue().retainedBytes();
+            eldest.remove();
+        }
     }
 
     public synchronized Optional<DecisionRecord> find(String decisionId) {
-        return Optional.ofNullable(byId.get(decisionId));
+        return Optional.ofNullable(byId.get(decisionId)).map(Entry::record);
+    }
+
+    /** How many decisions are kept now. */
+    public synchronized int size() {
+        return byId.size();
+    }
+
+    /** The estimated heap the kept decisions take. */
+    public synchronized long retainedBytes() {
+        return retainedBytes;
     }
 }

@@ -221,4 +221,77 @@ class DecisionLogTest {
         assertTrue(e.getMessage().contains("required"), e.getMessage());
         audit.close();
     }
+
+    /** A record whose line is {@code lineBytes} long. */
+    private static DecisionRecord largeRecord(String id, int lineBytes) {
+        JsonNode request = Documents.jsonMapper().createObjectNode().put("padding", "x".repeat(lineBytes));
+        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request, null, "rules-1",
+                "SELECTED", Documents.jsonMapper().createObjectNode(), 1);
+    }
+
+    /**
+     * A log whose file is a pipe nobody reads yet: once its first record (larger than the pipe and the log's own
+     * buffer) is being written, the writer is stuck and every later record waits in the buffer, as on a stalled disk.
+     * {@code unblock} drains the pipe, so the log can be closed.
+     */
+    private record StalledLog(FileDecisionLog log, Runnable unblock) {
+        static StalledLog open(Path fifo, long bufferBytes, DecisionLog.Mode mode) throws Exception {
+            org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0,
+                    "mkfifo is not available");
+            ExecutorService reader = Executors.newSingleThreadExecutor();
+            Future<java.io.InputStream> opened = reader.submit(() -> Files.newInputStream(fifo));
+            FileDecisionLog log = new FileDecisionLog(fifo, 1L << 40, 1, 100, bufferBytes, mode);
+            java.io.InputStream in = opened.get();
+            log.append(largeRecord("stuck", 512 * 1024), 400);
+            return new StalledLog(log, () -> reader.submit(() -> in.transferTo(java.io.OutputStream.nullOutputStream())));
+        }
+    }
+
+    @Test
+    void aBufferFullOfLargeRecordsDropsTheNextInBestEffortMode() throws Exception {
+        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 1_000, DecisionLog.Mode.BEST_EFFORT);
+
+        stalled.log().append(largeRecord("fits", 10), 600);
+        stalled.log().append(largeRecord("over the budget", 10), 1);
+
+        assertEquals(1, stalled.log().dropped());
+        assertEquals(1_000, stalled.log().queuedBytes());
+        stalled.unblock().run();
+        stalled.log().close();
+        assertEquals(2, stalled.log().written());
+        assertEquals(0, stalled.log().queuedBytes());
+    }
+
+    @Test
+    void aBufferFullOfLargeRecordsRefusesTheNextInRequiredMode() throws Exception {
+        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 1_000, DecisionLog.Mode.REQUIRED);
+
+        DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class,
+                () -> stalled.log().append(largeRecord("over the budget", 10), 601));
+
+        assertTrue(e.getMessage().contains("buffer is full"), e.getMessage());
+        assertEquals(400, stalled.log().queuedBytes(), "the refused record's reservation is given back");
+        stalled.unblock().run();
+        stalled.log().close();
+        assertEquals(1, stalled.log().written());
+    }
+
+    @Test
+    void aRecordLargerThanTheWholeBufferIsStillWritten() throws Exception {
+        Path file = temp.resolve("decisions.log");
+        FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 100, 1_000, DecisionLog.Mode.REQUIRED);
+
+        log.append(largeRecord("huge", 10), 50_000);
+        log.close();
+
+        assertEquals(1, log.written());
+        assertEquals("huge", readAll(file).get(0).get("decisionId").asText());
+    }
+
+    @Test
+    void aLogBufferWithoutRoomIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new FileDecisionLog(temp.resolve("x.log"), 1L << 30, 1, 100, 0, DecisionLog.Mode.REQUIRED));
+        assertTrue(e.getMessage().contains("bytes 0"), e.getMessage());
+    }
 }
