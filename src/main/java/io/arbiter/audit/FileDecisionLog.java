@@ -113,7 +113,7 @@ public final class FileDecisionLog implements DecisionLog {
                 throw new DecisionLogUnavailableException("the decision log is required and cannot be written: " + failure);
             }
             long deadline = System.nanoTime() + REQUIRED_WAIT_NANOS;
-            if (!reserve(retainedBytes, deadline)) {
+            if (!reserve(retainedBytes, true, deadline)) {
                 throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
             }
             try {
@@ -126,7 +126,7 @@ public final class FileDecisionLog implements DecisionLog {
                 Thread.currentThread().interrupt();
                 throw new DecisionLogUnavailableException("interrupted while waiting for the decision log");
             }
-        } else if (failure != null || !reserve(retainedBytes, 0)) {
+        } else if (failure != null || !reserve(retainedBytes, false, 0)) {
             dropped.incrementAndGet();
         } else if (!queue.offer(queued)) {
             queuedBytes.addAndGet(-retainedBytes);
@@ -135,17 +135,18 @@ public final class FileDecisionLog implements DecisionLog {
     }
 
     /**
-     * Reserves room in the buffer's heap budget, waiting until {@code deadline} (0: not at all) for the writer to
-     * free some. An empty buffer takes any record, so a record larger than the budget is still written.
+     * Reserves room in the buffer's heap budget, if {@code waits} waiting until {@code deadline} ({@link
+     * System#nanoTime}) for the writer to free some. An empty buffer takes any record, so a record larger than the
+     * budget is still written.
      */
-    private boolean reserve(long retainedBytes, long deadline) {
+    private boolean reserve(long retainedBytes, boolean waits, long deadline) {
         while (true) {
             long queued = queuedBytes.get();
             if (queued == 0 || queued + retainedBytes <= bufferBytes) {
                 if (queuedBytes.compareAndSet(queued, queued + retainedBytes)) {
                     return true;
                 }
-            } else if (deadline == 0 || System.nanoTime() - deadline >= 0) {
+            } else if (!waits || System.nanoTime() - deadline >= 0) {
                 return false;
             } else {
                 LockSupport.unpark(writer);
