@@ -20,7 +20,17 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
     }
 
     public Audit open() {
-        DecisionLog log = file == null ? DecisionLog.OFF : new FileDecisionLog(file, maxBytes, keepFiles, capacity, mode);
-        return new Audit(log, new RecentDecisions(recentDecisions), new Metrics(), logParameters);
+        long memory = memoryBudget(Runtime.getRuntime().maxMemory());
+        DecisionLog log = file == null ? DecisionLog.OFF
+                : new FileDecisionLog(file, maxBytes, keepFiles, capacity, memory, mode);
+        return new Audit(log, new RecentDecisions(recentDecisions, memory), new Metrics(), logParameters);
+    }
+
+    /**
+     * The heap the log's buffer may keep, and the recent-decision index: 64 MiB each, or an eighth of the heap when
+     * that is less, so that together they never keep more than a quarter of a small container's heap.
+     */
+    static long memoryBudget(long maxHeap) {
+        return Math.max(1, Math.min(FileDecisionLog.DEFAULT_BUFFER_BYTES, maxHeap / 8));
     }
 }
