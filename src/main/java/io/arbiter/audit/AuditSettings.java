@@ -7,20 +7,28 @@ import java.nio.file.Path;
  *
  * @param maxBytes  size at which the file is rotated
  * @param keepFiles rotated files kept ({@code FILE.1} ... {@code FILE.N})
- * @param capacity  records buffered between decisions and the writer thread
+ * @param capacity        records buffered between decisions and the writer thread
+ * @param recentDecisions decisions the recent-decision index keeps at most
+ * @param memoryBytes     heap the log's buffer and the index may each keep; 0: {@link #memoryBudget} of the heap
  */
 public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParameters, long maxBytes, int keepFiles,
-                            int capacity, int recentDecisions) {
+                            int capacity, int recentDecisions, long memoryBytes) {
 
     public static final AuditSettings OFF = new AuditSettings(null, DecisionLog.Mode.BEST_EFFORT, false,
-            64L * 1024 * 1024, 5, 8192, 1_000);
+            64L * 1024 * 1024, 5, 8192, 1_000, 0);
 
     public AuditSettings withFile(Path newFile, DecisionLog.Mode newMode, boolean newLogParameters) {
-        return new AuditSettings(newFile, newMode, newLogParameters, maxBytes, keepFiles, capacity, recentDecisions);
+        return new AuditSettings(newFile, newMode, newLogParameters, maxBytes, keepFiles, capacity, recentDecisions,
+                memoryBytes);
+    }
+
+    public AuditSettings withRetention(int newRecentDecisions, long newMemoryBytes) {
+        return new AuditSettings(file, mode, logParameters, maxBytes, keepFiles, capacity, newRecentDecisions,
+                newMemoryBytes);
     }
 
     public Audit open() {
-        long memory = memoryBudget(Runtime.getRuntime().maxMemory());
+        long memory = memoryBytes > 0 ? memoryBytes : memoryBudget(Runtime.getRuntime().maxMemory());
         DecisionLog log = file == null ? DecisionLog.OFF
                 : new FileDecisionLog(file, maxBytes, keepFiles, capacity, memory, mode);
         return new Audit(log, new RecentDecisions(recentDecisions, memory), new Metrics(), logParameters);

@@ -6,6 +6,9 @@ import io.arbiter.http.ArbiterServer;
 import java.nio.file.Path;
 import io.arbiter.http.ServerOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -35,20 +38,44 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--log-parameters", description = "Write additional parameter values to the decision log (masked by default: they may hold secrets).")
     boolean logParameters;
 
+    @Option(names = "--recent-decisions", defaultValue = "1000", paramLabel = "COUNT",
+            description = "How many of the most recent decisions GET /v1/decisions/{id} can return (default: ${DEFAULT-VALUE}), within --audit-memory.")
+    int recentDecisions;
+
+    @Option(names = "--audit-memory", paramLabel = "MIB",
+            description = "Heap in MiB that the decision log's buffer and the recent-decision index may each keep, estimated from each decision's request size and firings. Default: 64, or an eighth of the heap when that is less.")
+    Integer auditMemoryMib;
+
     @Option(names = "--watch", description = "Reload when the policy file (e.g. a ConfigMap mount), a rule file, a decision table or the catalog changes. A change that fails to load is rejected and the previous policy and rules keep serving (see /readyz).")
     boolean watch;
 
     @Mixin
     SnapshotOptions snapshot;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-        Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
         ServerOptions options = new ServerOptions(host, port, snapshot.settings(), System.getenv("ARBITER_ADMIN_TOKEN"),
-                ServerOptions.DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters), watch);
+                ServerOptions.DEFAULT_SHUTDOWN_GRACE, auditSettings(), watch);
         ArbiterServer server = ArbiterServer.start(options).toCompletionStage().toCompletableFuture().get();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();
         return 0;
+    }
+
+    /** The audit options as settings; a count or size without room for one decision is a usage error. */
+    AuditSettings auditSettings() {
+        if (recentDecisions < 1) {
+            throw new ParameterException(spec.commandLine(),
+                    "--recent-decisions must be at least 1 (the index keeps the newest decision), not " + recentDecisions);
+        }
+        if (auditMemoryMib != null && auditMemoryMib < 1) {
+            throw new ParameterException(spec.commandLine(), "--audit-memory must be at least 1 (MiB), not " + auditMemoryMib);
+        }
+        Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
+        long memoryBytes = auditMemoryMib == null ? 0 : auditMemoryMib * 1024L * 1024;
+        return AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters).withRetention(recentDecisions, memoryBytes);
     }
 }

@@ -184,4 +184,36 @@ class CliTest {
         assertTrue(run.err().contains("missing.yaml"), run.err());
         assertTrue(!run.err().contains("\tat "), run.err());
     }
+
+    @Test
+    void serveTakesTheRecentDecisionIndexAndAuditMemoryFromItsOptions() {
+        var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover())
+                .parseArgs("serve", "--recent-decisions", "50", "--audit-memory", "16");
+        ServeCommand serve = (ServeCommand) parsed.subcommand().commandSpec().userObject();
+
+        var settings = serve.auditSettings();
+
+        assertEquals(50, settings.recentDecisions());
+        assertEquals(16L * 1024 * 1024, settings.memoryBytes());
+    }
+
+    @Test
+    void serveWithoutAuditOptionsSizesTheAuditMemoryByTheHeap() {
+        var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs("serve");
+        ServeCommand serve = (ServeCommand) parsed.subcommand().commandSpec().userObject();
+
+        assertEquals(1_000, serve.auditSettings().recentDecisions());
+        assertEquals(0, serve.auditSettings().memoryBytes(), "0: an eighth of the heap, at most 64 MiB");
+    }
+
+    @Test
+    void serveRefusesAnIndexOrAuditMemoryWithoutRoom() {
+        Run noIndex = run("serve", "--recent-decisions", "0");
+        Run noMemory = run("serve", "--audit-memory", "0");
+
+        assertEquals(2, noIndex.exit());
+        assertTrue(noIndex.err().contains("--recent-decisions must be at least 1"), noIndex.err());
+        assertEquals(2, noMemory.exit());
+        assertTrue(noMemory.err().contains("--audit-memory must be at least 1"), noMemory.err());
+    }
 }
