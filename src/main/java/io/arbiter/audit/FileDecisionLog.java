@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import io.arbiter.document.Documents;
-import io.arbiter.engine.FiredRule;
 import io.arbiter.engine.FiredRulesNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -269,11 +268,7 @@ public final class FileDecisionLog implements DecisionLog {
             Map.Entry<String, JsonNode> field = fields.next();
             json.writeFieldName(field.getKey());
             if (field.getValue() instanceof FiredRulesNode firings) {
-                json.writeStartArray();
-                for (FiredRule rule : firings.firedRules()) {
-                    writeFiredRule(rule, json);
-                }
-                json.writeEndArray();
+                firings.write(json, false);
             } else if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
                 json.writeStartArray();
                 for (JsonNode rule : field.getValue()) {
@@ -294,10 +289,6 @@ public final class FileDecisionLog implements DecisionLog {
         } else {
             ((JsonSerializable) node).serialize(json, provider);
         }
-    }
-
-    private static void writeFiredRule(FiredRule rule, JsonGenerator json) throws IOException {
-        rule.write(json, false);
     }
 
     private static void writeFiredRule(JsonNode node, JsonGenerator json, SerializerProvider provider) throws IOException {

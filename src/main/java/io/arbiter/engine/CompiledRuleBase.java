@@ -49,8 +49,8 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     /** As {@link #run(Collection, Function)}, through the given phases (a subset of the rule base's, in order). */
     public <T> Run<T> run(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
         KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
-        FiredRuleRecorder recorder = new FiredRuleRecorder();
-        if (recording) {
+        FiredRuleRecorder recorder = recording ? new FiredRuleRecorder() : null;
+        if (recorder != null) {
             session.addEventListener(recorder);
         }
         try {
@@ -62,9 +62,9 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
                 agenda.getAgendaGroup(phasesToRun.get(i)).setFocus();
             }
             session.fireAllRules();
-            return new Run<>(reader.apply(session), recorder.fired());
+            return new Run<>(reader.apply(session), recorder == null ? List.of() : recorder.fired());
         } finally {
-            if (recording) {
+            if (recorder != null) {
                 session.removeEventListener(recorder);
             }
             session.dispose();
@@ -108,8 +108,8 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     /** As {@link #run}, firing one phase at a time, and noting where each phase's firings end. */
     private <T> PhasedRun<T> runPhaseByPhase(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
         KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
-        FiredRuleRecorder recorder = new FiredRuleRecorder();
-        if (recording) {
+        FiredRuleRecorder recorder = recording ? new FiredRuleRecorder() : null;
+        if (recorder != null) {
             session.addEventListener(recorder);
         }
         try {
@@ -120,11 +120,11 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
             for (int i = 0; i < phasesToRun.size(); i++) {
                 session.getAgenda().getAgendaGroup(phasesToRun.get(i)).setFocus();
                 session.fireAllRules();
-                phaseEnds[i] = recorder.count();
+                phaseEnds[i] = recorder == null ? 0 : recorder.count();
             }
-            return new PhasedRun<>(reader.apply(session), recorder.fired(), phaseEnds);
+            return new PhasedRun<>(reader.apply(session), recorder == null ? List.of() : recorder.fired(), phaseEnds);
         } finally {
-            if (recording) {
+            if (recorder != null) {
                 session.removeEventListener(recorder);
             }
             session.dispose();

@@ -44,11 +44,12 @@ public final class FiredRulesNode extends ArrayNode {
 
     @Override
     public void serialize(JsonGenerator json, SerializerProvider provider) throws IOException {
-        json.writeStartArray(this, fired.size());
-        for (FiredRule rule : fired) {
-            FiredRule.Writer.write(rule, json, true);
-        }
-        json.writeEndArray();
+        write(json, true);
+    }
+
+    /** Writes the firings; without {@code name} and {@code package} when {@code rule} is enough (the decision log). */
+    public void write(JsonGenerator json, boolean nameAndPackage) throws IOException {
+        FiringsJson.writeArray(fired, json, nameAndPackage);
     }
 
     /** One firing as the object node clients see: rule, name, package, order, facts. */

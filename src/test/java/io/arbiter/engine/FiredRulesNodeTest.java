@@ -73,6 +73,49 @@ class FiredRulesNodeTest {
         assertEquals(List.of("interface \"a\":0.1.0", "policy \\global\\ \t tab"), fired.get(0).facts());
     }
 
+    /**
+     * A large decision's firings are longer than the generator's buffer, so they bypass it; the fields and documents
+     * after them must still be separated as the generator would.
+     */
+    @Test
+    void firingsLongerThanTheGeneratorsBufferWriteExactlyWhatThePlainTreeWrites() throws Exception {
+        List<FiredRule> fired = new ArrayList<>();
+        for (int order = 1; order <= 2_000; order++) {
+            fired.add(new FiredRule(RuleName.of("io.arbiter.rules.large", "Rule " + order % 7), order,
+                    List.of("template t" + order, "cluster \"c\" " + order % 3)));
+        }
+        ObjectNode response = JsonNodeFactory.instance.objectNode().put("outcome", "DECIDED");
+        response.set("firedRules", FiredRulesNode.of(fired));
+        response.put("after", "the firings");
+        ObjectNode plain = JsonNodeFactory.instance.objectNode().put("outcome", "DECIDED");
+        plain.set("firedRules", plainTree(fired));
+        plain.put("after", "the firings");
+
+        byte[] written = Documents.jsonMapper().writeValueAsBytes(List.of(response, response));
+
+        assertTrue(written.length > 200_000, "longer than any generator buffer: " + written.length);
+        assertEquals(Documents.jsonMapper().writeValueAsString(List.of(plain, plain)), new String(written, StandardCharsets.UTF_8));
+    }
+
+    /** The decision log writes each firing's rule, order and facts: its readers split rule into package and name. */
+    @Test
+    void withoutNameAndPackageEachFiringIsRuleOrderAndFacts() throws Exception {
+        var out = new java.io.ByteArrayOutputStream();
+        try (var json = Documents.jsonMapper().createGenerator(out)) {
+            json.writeStartObject();
+            json.writeFieldName("firedRules");
+            FiredRulesNode.of(FIRED).write(json, false);
+            json.writeNumberField("durationMicros", 12);
+            json.writeEndObject();
+        }
+
+        assertEquals("{\"firedRules\":[{\"rule\":\"io.arbiter.rules.x.First\",\"order\":1,\"facts\":[\"interface a:0.1.0\"]},"
+                + "{\"rule\":\"io.arbiter.rules.x.A \\\"quoted\\\" rule\",\"order\":2,"
+                + "\"facts\":[\"policy global\",\"implementation b:1.0.0\"]},"
+                + "{\"rule\":\"io.arbiter.rules.y.No facts\",\"order\":3,\"facts\":[]}],\"durationMicros\":12}",
+                out.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void itReadsAsAnArrayOfFiringObjects() {
         FiredRulesNode node = FiredRulesNode.of(FIRED);
