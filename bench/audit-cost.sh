@@ -2,6 +2,7 @@
 # What auditing costs (issue 6: under 10% of decision throughput), measured with JMH.
 #
 #   bash bench/audit-cost.sh [FORKS]              default 3 forks, about 2.5 minutes each
+#   bash bench/audit-cost.sh --http [FORKS]       the same cases served over HTTP (AuditCostOverHttpBenchmark)
 #   bash bench/audit-cost.sh --rounds [ROUNDS]    AuditCostBenchmark in separate forks; default 4 rounds, 4.5 minutes each
 #
 # By default runs AuditCostInterleavedBenchmark: the three cases (without recorder or log, recorder only, recorder and
@@ -14,8 +15,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=interleaved
+benchmark=AuditCostInterleavedBenchmark
 if [ "${1:-}" = "--rounds" ]; then
     mode=rounds
+    shift
+elif [ "${1:-}" = "--http" ]; then
+    benchmark=AuditCostOverHttpBenchmark
     shift
 fi
 count="${1:-}"
@@ -25,7 +30,7 @@ mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath
 classpath="target/test-classes:target/classes:$(cat target/bench-classpath.txt)"
 rm -rf target/audit-cost && mkdir -p target/audit-cost
 if [ "$mode" = interleaved ]; then
-    java -cp "$classpath" org.openjdk.jmh.Main AuditCostInterleavedBenchmark -f "${count:-3}" \
+    java -cp "$classpath" org.openjdk.jmh.Main "$benchmark" -f "${count:-3}" \
         -rf json -rff target/audit-cost/interleaved.json > target/audit-cost/interleaved.txt
     exec java -cp "$classpath" io.arbiter.bench.AuditCostSummary target/audit-cost/interleaved.json
 fi

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
-import java.util.List;
-import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
@@ -27,26 +25,22 @@ final class FactIds extends AbstractList<String> implements RandomAccess {
         byte[] escapedUtf8() {
             byte[] bytes = escaped;
             if (bytes == null) {
-                bytes = id.getBytes(StandardCharsets.UTF_8);
-                if (needsEscaping(bytes)) {
-                    bytes = JsonStringEncoder.getInstance().quoteAsUTF8(id);
-                }
+                bytes = isPlainAscii(id) ? id.getBytes(StandardCharsets.ISO_8859_1)
+                        : JsonStringEncoder.getInstance().quoteAsUTF8(id);
                 escaped = bytes;
             }
             return bytes;
         }
 
-        /**
-         * Whether UTF-8 text needs JSON escapes: control characters, quotes and backslashes do; nearly every id has
-         * none, and is then its own escape (non-ASCII characters are written as UTF-8, as the generator writes them).
-         */
-        private static boolean needsEscaping(byte[] utf8) {
-            for (byte b : utf8) {
-                if ((b >= 0 && b < 0x20) || b == '"' || b == '\\') {
-                    return true;
+        /** Printable ASCII without quote or backslash is its own JSON escape: nearly every id (a copy, not an encoding). */
+        private static boolean isPlainAscii(String text) {
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                    return false;
                 }
             }
-            return false;
+            return true;
         }
     }
 
@@ -54,15 +48,6 @@ final class FactIds extends AbstractList<String> implements RandomAccess {
 
     FactIds(Id[] ids) {
         this.ids = ids;
-    }
-
-    /** Ids given as text (firings read back from JSON, tests). */
-    static FactIds of(List<String> ids) {
-        Id[] copied = new Id[ids.size()];
-        for (int i = 0; i < copied.length; i++) {
-            copied[i] = new Id(Objects.requireNonNull(ids.get(i), "fact id"));
-        }
-        return new FactIds(copied);
     }
 
     @Override

@@ -49,7 +49,11 @@ public final class FiredRulesNode extends ArrayNode {
 
     /** Writes the firings; without {@code name} and {@code package} when {@code rule} is enough (the decision log). */
     public void write(JsonGenerator json, boolean nameAndPackage) throws IOException {
-        FiringsJson.writeArray(fired, json, nameAndPackage);
+        json.writeStartArray(this, fired.size());
+        for (FiredRule rule : fired) {
+            FiredRule.Writer.write(rule, json, nameAndPackage);
+        }
+        json.writeEndArray();
     }
 
     /** One firing as the object node clients see: rule, name, package, order, facts. */

@@ -3,7 +3,6 @@ package io.arbiter.engine;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,8 +27,8 @@ public final class RuleName {
     private final SerializedString packageJson;
     private final SerializedString nameJson;
     private final SerializedString qualifiedJson;
-    private final byte[] firingStart;
-    private final byte[] firingStartWithoutNameAndPackage;
+    private final SerializedString firingStart;
+    private final SerializedString firingStartWithoutNameAndPackage;
 
     private RuleName(String packageName, String name) {
         this.packageName = Objects.requireNonNull(packageName, "packageName");
@@ -38,8 +37,8 @@ public final class RuleName {
         this.packageJson = encoded(this.packageName);
         this.nameJson = encoded(name);
         this.qualifiedJson = encoded(qualified);
-        this.firingStartWithoutNameAndPackage = utf8("{\"rule\":\"" + quoted(qualifiedJson) + "\",\"order\":");
-        this.firingStart = utf8("{\"rule\":\"" + quoted(qualifiedJson) + "\",\"name\":\"" + quoted(nameJson)
+        this.firingStartWithoutNameAndPackage = raw("\"rule\":\"" + quoted(qualifiedJson) + "\",\"order\":");
+        this.firingStart = raw("\"rule\":\"" + quoted(qualifiedJson) + "\",\"name\":\"" + quoted(nameJson)
                 + "\",\"package\":\"" + quoted(packageJson) + "\",\"order\":");
     }
 
@@ -91,10 +90,11 @@ public final class RuleName {
     }
 
     /**
-     * How a firing of this rule starts, as UTF-8 JSON up to its order's value:
-     * <code>{"rule":..,"name":..,"package":..,"order":</code> or, without name and package, <code>{"rule":..,"order":</code>.
+     * The fields a firing of this rule starts with, as raw JSON up to its order's value:
+     * {@code "rule":..,"name":..,"package":..,"order":} or, without name and package, {@code "rule":..,"order":}.
+     * Written with one copy instead of eight generator calls.
      */
-    byte[] firingStartUtf8(boolean nameAndPackage) {
+    SerializableString firingStartJson(boolean nameAndPackage) {
         return nameAndPackage ? firingStart : firingStartWithoutNameAndPackage;
     }
 
@@ -102,8 +102,11 @@ public final class RuleName {
         return new String(encoded.asQuotedChars());
     }
 
-    private static byte[] utf8(String json) {
-        return json.getBytes(StandardCharsets.UTF_8);
+    /** Text that is already JSON: its unquoted UTF-8 is the raw bytes to write. */
+    static SerializedString raw(String json) {
+        SerializedString raw = new SerializedString(json);
+        raw.asUnquotedUTF8();
+        return raw;
     }
 
     private static SerializedString encoded(String value) {

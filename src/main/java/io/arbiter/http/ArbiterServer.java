@@ -65,7 +65,8 @@ public final class ArbiterServer {
                 });
     }
 
-    static Router router(Vertx vertx, Decisions decisions, ServerOptions options) {
+    /** The service's routes over {@code decisions}: what {@link #start} serves (also used to serve other decisions, as benchmarks do). */
+    public static Router router(Vertx vertx, Decisions decisions, ServerOptions options) {
         Handlers handlers = new Handlers(vertx, decisions);
         AdminAuth admin = new AdminAuth(options.adminToken());
         Router router = Router.router(vertx);

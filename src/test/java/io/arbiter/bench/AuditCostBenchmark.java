@@ -60,6 +60,9 @@ import java.util.concurrent.locks.LockSupport;
 @State(Scope.Benchmark)
 public class AuditCostBenchmark {
 
+    /** Rotated files the log keeps besides its current one (a long run writes several GB): deleted at the end. */
+    private static final int LOG_FILES_KEPT = 2;
+
     private Decisions unaudited;
     private Decisions audited;
     private Decisions recordedOnly;
@@ -79,7 +82,7 @@ public class AuditCostBenchmark {
         Snapshot silent = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase.withoutRecording()),
                 BenchData.catalog(), BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
         logFile = Files.createTempFile("arbiter-bench-decisions", ".log");
-        log = new FileDecisionLog(logFile, 256L * 1024 * 1024, 2, 65_536, DecisionLog.Mode.BEST_EFFORT);
+        log = new FileDecisionLog(logFile, 256L * 1024 * 1024, LOG_FILES_KEPT, 65_536, DecisionLog.Mode.BEST_EFFORT);
         audit = new Audit(log, new RecentDecisions(1_000), new Metrics(), false);
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         unaudited = new Decisions(registry, silent, new Audit(DecisionLog.OFF, new RecentDecisions(1_000), new Metrics(), false));
@@ -124,6 +127,26 @@ public class AuditCostBenchmark {
         System.out.println("decision log: written " + audit.metrics().scrape().lines()
                 .filter(line -> line.startsWith("arbiter_decision_log")).toList());
         Files.deleteIfExists(logFile);
+        for (int rotated = 1; rotated <= LOG_FILES_KEPT; rotated++) {
+            Files.deleteIfExists(logFile.resolveSibling(logFile.getFileName() + "." + rotated));
+        }
+    }
+
+    /** The three cases' decisions, for serving them over HTTP (AuditCostOverHttpBenchmark). */
+    Decisions unaudited() {
+        return unaudited;
+    }
+
+    Decisions recordedOnly() {
+        return recordedOnly;
+    }
+
+    Decisions audited() {
+        return audited;
+    }
+
+    byte[] request() {
+        return request.clone();
     }
 
     @Benchmark

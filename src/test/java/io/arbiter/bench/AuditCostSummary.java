@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Summarises JMH results of what auditing costs, written by {@code bench/audit-cost.sh}. For
- * {@link AuditCostInterleavedBenchmark} (the script's default): per fork, each audited case's time over the
+ * {@link AuditCostInterleavedBenchmark} (the script's default) and {@link AuditCostOverHttpBenchmark}: per fork, each audited case's time over the
  * baseline's, iteration by iteration (the three cases ran interleaved in each), and the median of those ratios over
  * all iterations of all forks. For rounds of {@link AuditCostBenchmark} (one fork per case per round): per round, each
  * case's median iteration throughput and the cost over that round's baseline; then the median cost over the rounds.
@@ -21,7 +21,6 @@ public final class AuditCostSummary {
 
     private static final String BASELINE = "withoutRecordingOrLog";
     private static final List<String> AUDITED = List.of("withRecordingOnly", "withRecordingAndLog");
-    private static final String INTERLEAVED = "AuditCostInterleavedBenchmark.turnOfEachCase";
 
     public static void main(String[] args) throws IOException {
         if (args.length == 0) {
@@ -32,7 +31,7 @@ public final class AuditCostSummary {
         List<List<Double>> costs = List.of(new ArrayList<>(), new ArrayList<>());
         for (String file : args) {
             JsonNode results = Documents.jsonMapper().readTree(Path.of(file).toFile());
-            JsonNode interleaved = result(results, INTERLEAVED);
+            JsonNode interleaved = interleaved(results);
             if (interleaved != null) {
                 summariseInterleaved(interleaved, file, costs);
             } else {
@@ -79,6 +78,16 @@ public final class AuditCostSummary {
             line.append(String.format(", %s %.0f ops/s (%+.1f%%)", AUDITED.get(c), audited, 100 * cost));
         }
         System.out.println(line);
+    }
+
+    /** A result of a benchmark that runs the cases interleaved and counts each case's time (in-process or over HTTP). */
+    private static JsonNode interleaved(JsonNode results) {
+        for (JsonNode result : results) {
+            if (result.path("secondaryMetrics").has(BASELINE + "Nanos")) {
+                return result;
+            }
+        }
+        return null;
     }
 
     private static JsonNode result(JsonNode results, String benchmark) {
