@@ -24,8 +24,8 @@ public final class AuditCostSummary {
 
     public static void main(String[] args) throws IOException {
         if (args.length == 0) {
-            System.err.println("usage: AuditCostSummary RESULT.json...   (JMH JSON results of AuditCostInterleavedBenchmark"
-                    + " or AuditCostBenchmark)");
+            System.err.println("usage: AuditCostSummary RESULT.json...   (JMH JSON results of AuditCostInterleavedBenchmark,"
+                    + " AuditCostOverHttpBenchmark or AuditCostBenchmark)");
             System.exit(2);
         }
         List<List<Double>> costs = List.of(new ArrayList<>(), new ArrayList<>());
