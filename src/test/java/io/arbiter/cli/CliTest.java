@@ -164,6 +164,35 @@ class CliTest {
         assertEquals(0, one.exit());
         assertTrue(one.out().contains(id), one.out());
         assertEquals(1, none.exit());
+        assertTrue(none.err().contains("no decision nope in [" + log + "]"), none.err());
+    }
+
+    @Test
+    void auditReadsSeveralFilesAndSaysWhatIsWrongWithItsInput() throws Exception {
+        Path current = temp.resolve("decisions.log");
+        Path rotated = temp.resolve("decisions.log.1");
+        java.nio.file.Files.writeString(current, """
+                {"decisionId": "d-2", "request": {"interface": {"path": "cap.interface.a"}}, "outcome": "SELECTED", "result": {"firedRules": [{"rule": "p.A"}]}}
+                """);
+        java.nio.file.Files.writeString(rotated, """
+                {"decisionId": "d-1", "request": {"interface": {"path": "cap.interface.a"}}, "outcome": "NO_MATCH", "result": {"firedRules": [{"rule": "p.A"}]}}
+                not json
+                """);
+
+        Run both = run("audit", current.toString(), rotated.toString());
+        Run negativeTop = run("audit", current.toString(), "--top", "-1");
+        Run missing = run("audit", current.toString(), temp.resolve("absent.log").toString());
+        Run none = run("audit");
+
+        assertEquals(1, both.exit(), "a line that is not a record: " + both.err());
+        assertTrue(both.out().contains("cap.interface.a: {NO_MATCH=1, SELECTED=1}") && both.out().contains("  2  p.A"), both.out());
+        assertTrue(both.err().contains(rotated + ":2: not a decision record"), both.err());
+        assertEquals(2, negativeTop.exit());
+        assertTrue(negativeTop.err().contains("--top must be 0 or more, not -1"), negativeTop.err());
+        assertEquals(1, missing.exit());
+        assertTrue(missing.err().contains("absent.log is not a file"), missing.err());
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains("Missing required parameter: 'FILE'"), none.err());
     }
 
     @Test

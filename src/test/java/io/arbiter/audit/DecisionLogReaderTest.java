@@ -1,0 +1,99 @@
+package io.arbiter.audit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DecisionLogReaderTest {
+
+    @TempDir
+    Path temp;
+
+    private static String record(String id, String interfacePath, String outcome, String... rules) {
+        StringBuilder firings = new StringBuilder();
+        for (int i = 0; i < rules.length; i++) {
+            firings.append(i == 0 ? "" : ",").append("{\"rule\":\"").append(rules[i]).append("\",\"order\":").append(i + 1).append("}");
+        }
+        String request = interfacePath == null ? "{}" : "{\"interface\":{\"path\":\"" + interfacePath + "\"}}";
+        return "{\"decisionId\":\"" + id + "\",\"endpoint\":\"" + (interfacePath == null ? "rollout" : "implementation")
+                + "\",\"request\":" + request + ",\"outcome\":\"" + outcome + "\",\"result\":{\"firedRules\":[" + firings + "]}}\n";
+    }
+
+    private Path file(String name, String... lines) throws IOException {
+        return Files.writeString(temp.resolve(name), String.join("", lines));
+    }
+
+    @Test
+    void aLogAndItsRotatedFilesAreSummarisedTogetherBySubject() throws Exception {
+        Path current = file("d.log", record("d-3", "cap.interface.a", "SELECTED", "p.A", "p.B"),
+                record("d-4", null, "DECIDED", "p.R"));
+        Path rotated = file("d.log.1", record("d-1", "cap.interface.a", "NO_MATCH", "p.A"),
+                record("d-2", "cap.interface.b", "SELECTED", "p.C"));
+        List<DecisionLogReader.Unreadable> unreadable = new ArrayList<>();
+
+        List<DecisionLogReader.Subject> summary = new DecisionLogReader(List.of(rotated, current), unreadable::add).summary();
+
+        assertEquals(List.of("cap.interface.a", "cap.interface.b", "rollout"), summary.stream().map(DecisionLogReader.Subject::name).toList());
+        assertEquals(Map.of("SELECTED", 1, "NO_MATCH", 1), summary.get(0).outcomes());
+        assertEquals(List.of(Map.entry("p.A", 2), Map.entry("p.B", 1)), summary.get(0).mostFired(5));
+        assertEquals(List.of(Map.entry("p.A", 2)), summary.get(0).mostFired(1));
+        assertEquals(Map.of("DECIDED", 1), summary.get(2).outcomes(), "decisions without an Interface go by endpoint");
+        assertTrue(unreadable.isEmpty(), unreadable.toString());
+    }
+
+    @Test
+    void equallyFiredRulesAreListedByName() {
+        var subject = new DecisionLogReader.Subject("s", Map.of(), Map.of("p.Z", 3, "p.B", 3, "p.A", 1, "p.C", 3));
+
+        assertEquals(List.of("p.B", "p.C", "p.Z"), subject.mostFired(3).stream().map(Map.Entry::getKey).toList());
+        assertEquals(List.of(), subject.mostFired(0));
+    }
+
+    @Test
+    void linesThatAreNotRecordsAreReportedWithFileAndLineAndTheRestIsRead() throws Exception {
+        Path log = temp.resolve("d.log");
+        Files.write(log, concat(record("d-1", "cap.interface.a", "SELECTED", "p.A").getBytes(StandardCharsets.UTF_8),
+                "{\"decisionId\": \"d-2\", trunc\n".getBytes(StandardCharsets.UTF_8),
+                "[1, 2]\n".getBytes(StandardCharsets.UTF_8),
+                new byte[]{'{', '"', (byte) 0xC3, (byte) 0x28, '"', '\n'},
+                record("d-5", "cap.interface.a", "SELECTED", "p.A").getBytes(StandardCharsets.UTF_8)));
+        List<DecisionLogReader.Unreadable> unreadable = new ArrayList<>();
+
+        List<DecisionLogReader.Subject> summary = new DecisionLogReader(List.of(log), unreadable::add).summary();
+
+        assertEquals(Map.of("SELECTED", 2), summary.get(0).outcomes());
+        assertEquals(List.of(2, 3, 4), unreadable.stream().map(DecisionLogReader.Unreadable::line).toList());
+        assertTrue(unreadable.get(0).toString().startsWith(log + ":2: not a decision record: "), unreadable.get(0).toString());
+        assertEquals("not a JSON object", unreadable.get(1).reason());
+    }
+
+    @Test
+    void oneDecisionIsFoundInWhicheverFileHoldsIt() throws Exception {
+        Path current = file("d.log", record("d-2", "cap.interface.a", "SELECTED", "p.A"));
+        Path rotated = file("d.log.1", record("d-1", "cap.interface.b", "NO_MATCH"));
+        DecisionLogReader reader = new DecisionLogReader(List.of(current, rotated), line -> {
+        });
+
+        assertEquals("cap.interface.b", reader.find("d-1").orElseThrow().path("request").path("interface").path("path").asText());
+        assertEquals("SELECTED", reader.find("d-2").orElseThrow().path("outcome").asText());
+        assertTrue(reader.find("d-9").isEmpty());
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            all.writeBytes(part);
+        }
+        return all.toByteArray();
+    }
+}
