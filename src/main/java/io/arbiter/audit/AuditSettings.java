@@ -14,11 +14,21 @@ import java.nio.file.Path;
 public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParameters, long maxBytes, int keepFiles,
                             int capacity, int recentDecisions, long memoryBytes) {
 
+    /** Default rotation: a file of 64 MiB holds 5,000 to 13,000 implementation decisions (5 to 13 KB each). */
+    public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+    public static final int DEFAULT_KEEP_FILES = 5;
+
     public static final AuditSettings OFF = new AuditSettings(null, DecisionLog.Mode.BEST_EFFORT, false,
-            64L * 1024 * 1024, 5, 8192, 1_000, 0);
+            DEFAULT_MAX_BYTES, DEFAULT_KEEP_FILES, 8192, 1_000, 0);
 
     public AuditSettings withFile(Path newFile, DecisionLog.Mode newMode, boolean newLogParameters) {
         return new AuditSettings(newFile, newMode, newLogParameters, maxBytes, keepFiles, capacity, recentDecisions,
+                memoryBytes);
+    }
+
+    /** Rotation: at {@code newMaxBytes}, keeping {@code newKeepFiles} rotated files. */
+    public AuditSettings withRotation(long newMaxBytes, int newKeepFiles) {
+        return new AuditSettings(file, mode, logParameters, newMaxBytes, newKeepFiles, capacity, recentDecisions,
                 memoryBytes);
     }
 

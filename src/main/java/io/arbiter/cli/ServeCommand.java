@@ -21,6 +21,9 @@ import java.util.concurrent.Callable;
                 "Policy administration (PUT /v1/policy) needs the ARBITER_ADMIN_TOKEN environment variable; without it that endpoint answers 403."})
 final class ServeCommand implements Callable<Integer> {
 
+    /** 1 TiB: beyond that a size is a typo (and MiB times 2^20 must not overflow). */
+    private static final long MAX_LOG_SIZE_MIB = 1024L * 1024;
+
     @Option(names = "--port", defaultValue = "8080", paramLabel = "PORT", description = "HTTP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
 
@@ -34,6 +37,14 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--decision-log-mode", defaultValue = "BEST_EFFORT", paramLabel = "MODE",
             description = "BEST_EFFORT: drop (and count) records when the log cannot keep up. REQUIRED: refuse decisions (503) instead. Default: ${DEFAULT-VALUE}.")
     DecisionLog.Mode decisionLogMode;
+
+    @Option(names = "--decision-log-size", defaultValue = "64", paramLabel = "MIB",
+            description = "Rotate the decision log when the next record would take it past MIB MiB: FILE becomes FILE.1 (default: ${DEFAULT-VALUE}; an implementation decision takes 5 to 13 KB).")
+    long decisionLogSizeMib;
+
+    @Option(names = "--decision-log-files", defaultValue = "5", paramLabel = "COUNT",
+            description = "Rotated decision-log files kept, FILE.1 (newest) to FILE.COUNT; a rotation deletes the oldest beyond that (default: ${DEFAULT-VALUE}). Ship or archive them before, for audits that reach further back.")
+    int decisionLogFiles;
 
     @Option(names = "--log-parameters", description = "Write additional parameter values to the decision log (masked by default: they may hold secrets).")
     boolean logParameters;
@@ -74,8 +85,18 @@ final class ServeCommand implements Callable<Integer> {
         if (auditMemoryMib != null && auditMemoryMib < 1) {
             throw new ParameterException(spec.commandLine(), "--audit-memory must be at least 1 (MiB), not " + auditMemoryMib);
         }
+        if (decisionLogSizeMib < 1 || decisionLogSizeMib > MAX_LOG_SIZE_MIB) {
+            throw new ParameterException(spec.commandLine(),
+                    "--decision-log-size must be from 1 to " + MAX_LOG_SIZE_MIB + " (MiB), not " + decisionLogSizeMib);
+        }
+        if (decisionLogFiles < 1) {
+            throw new ParameterException(spec.commandLine(),
+                    "--decision-log-files must be at least 1 (a rotation moves FILE to FILE.1), not " + decisionLogFiles);
+        }
         Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
         long memoryBytes = auditMemoryMib == null ? 0 : auditMemoryMib * 1024L * 1024;
-        return AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters).withRetention(recentDecisions, memoryBytes);
+        return AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters)
+                .withRotation(decisionLogSizeMib * 1024 * 1024, decisionLogFiles)
+                .withRetention(recentDecisions, memoryBytes);
     }
 }

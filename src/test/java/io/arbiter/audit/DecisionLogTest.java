@@ -162,6 +162,24 @@ class DecisionLogTest {
     }
 
     @Test
+    void aRotationKeepsTheNewestFilesInOrderAndDeletesTheOldest() throws Exception {
+        Path file = temp.resolve("decisions.log");
+        FileDecisionLog log = new FileDecisionLog(file, 2_500, 2, 1_000, DecisionLog.Mode.REQUIRED);
+        for (int i = 1; i <= 10; i++) {
+            log.append(largeRecord("d-" + i, 1_000), 1_000); // two records of about 1.2 KB per file
+        }
+        log.close();
+
+        try (Stream<Path> listing = Files.list(temp)) {
+            assertEquals(List.of("decisions.log", "decisions.log.1", "decisions.log.2"),
+                    listing.map(path -> path.getFileName().toString()).sorted().toList());
+        }
+        List<String> kept = readAll(temp.resolve("decisions.log.2"), temp.resolve("decisions.log.1"), file).stream()
+                .map(record -> record.path("decisionId").asText()).toList();
+        assertEquals(List.of("d-5", "d-6", "d-7", "d-8", "d-9", "d-10"), kept, "oldest file first, the newest records");
+    }
+
+    @Test
     void parameterValuesAreMaskedUnlessParametersMayBeLogged() throws Exception {
         Path masked = temp.resolve("masked.log");
         Path clear = temp.resolve("clear.log");

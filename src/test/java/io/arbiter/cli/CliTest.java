@@ -227,6 +227,34 @@ class CliTest {
     }
 
     @Test
+    void serveTakesTheDecisionLogsRotationFromItsOptions() {
+        var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover())
+                .parseArgs("serve", "--decision-log", "d.log", "--decision-log-size", "256", "--decision-log-files", "40");
+        ServeCommand serve = (ServeCommand) parsed.subcommand().commandSpec().userObject();
+        var defaults = (ServeCommand) ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs("serve")
+                .subcommand().commandSpec().userObject();
+
+        assertEquals(256L * 1024 * 1024, serve.auditSettings().maxBytes());
+        assertEquals(40, serve.auditSettings().keepFiles());
+        assertEquals(64L * 1024 * 1024, defaults.auditSettings().maxBytes());
+        assertEquals(5, defaults.auditSettings().keepFiles());
+    }
+
+    @Test
+    void serveRefusesARotationThatCannotWork() {
+        Run noSize = run("serve", "--decision-log-size", "0");
+        Run hugeSize = run("serve", "--decision-log-size", "9000000000000");
+        Run noFiles = run("serve", "--decision-log-files", "0");
+
+        assertEquals(2, noSize.exit());
+        assertTrue(noSize.err().contains("--decision-log-size must be from 1 to 1048576 (MiB), not 0"), noSize.err());
+        assertEquals(2, hugeSize.exit());
+        assertTrue(hugeSize.err().contains("--decision-log-size must be from 1 to 1048576"), hugeSize.err());
+        assertEquals(2, noFiles.exit());
+        assertTrue(noFiles.err().contains("--decision-log-files must be at least 1"), noFiles.err());
+    }
+
+    @Test
     void serveWithoutAuditOptionsSizesTheAuditMemoryByTheHeap() {
         var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs("serve");
         ServeCommand serve = (ServeCommand) parsed.subcommand().commandSpec().userObject();
