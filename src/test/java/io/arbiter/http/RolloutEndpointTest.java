@@ -101,13 +101,14 @@ class RolloutEndpointTest {
     }
 
     @Test
-    void anUnknownStatusIsWatchedWithAWarning() {
+    void anUnknownStatusIs400AtItsField() {
         var response = client.postJson(PATH, """
-                {"clusters": [{"name": "c1", "status": "Pending"}],
+                {"clusters": [{"name": "c1", "status": "Weird"}],
                 """ + GROUPS + "}");
-        assertEquals(200, response.status(), response.body());
-        assertTrue(response.json().path("warnings").toString().contains("$.clusters[0].status"), response.body());
-        assertEquals("Pending", response.json().path("toRollout").get(0).path("status").asText(), response.body());
+        assertEquals(400, response.status(), response.body());
+        assertEquals("INVALID_REQUEST", response.errorCode());
+        assertTrue(response.body().contains("$.clusters[0].status"), response.body());
+        assertFalse(response.body().contains("toRollout"), response.body());
     }
 
     @Test

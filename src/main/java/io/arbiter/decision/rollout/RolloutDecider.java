@@ -23,8 +23,8 @@ public final class RolloutDecider {
 
     public static final String KIND = "rollout";
     public static final List<String> PHASES = List.of("rollout-groups", "rollout-rest-groups", "rollout-limits",
-            "rollout-limit-values", "rollout-limit-bounds", "rollout-status", "rollout-status-unknown",
-            "rollout-classify", "rollout-new-clusters", "rollout-start", "rollout-walk", "rollout-aggregate",
+            "rollout-limit-values", "rollout-limit-bounds", "rollout-status", "rollout-classify",
+            "rollout-new-clusters", "rollout-group-state", "rollout-start", "rollout-walk", "rollout-aggregate",
             "rollout-aggregate-otherwise", "rollout-treatment");
 
     private static final long MICROS_PER_SECOND = 1_000_000L;

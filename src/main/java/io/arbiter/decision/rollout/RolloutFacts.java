@@ -230,34 +230,29 @@ public final class RolloutFacts {
     }
 
     /**
-     * The per-group walk (ocm-rollout.md section 3, perGroup) after {@code walked} groups: {@code position} is the
-     * order of the next group; {@code rolled} the length of the rollout list; {@code failures} the failed or
-     * timed-out clusters of the walked groups; {@code tolerated} those of them still in the rollout list (Failed
-     * within the deadline); {@code breach} whether the last group broke its maxFailures.
+     * A group of a group walk that holds the walk back: a cluster of it is in flight ({@code why}: a record still
+     * in flight, or clusters to start). Tolerated Failed clusters are not in flight.
      */
-    public record GroupWalk(String phase, int groups, int position, int walked, int rolled, int failures,
-                            int tolerated, boolean breach, boolean stopped) implements Fact {
-        public GroupWalk passOver() {
-            return new GroupWalk(phase, groups, position + 1, walked, rolled, failures, tolerated, breach, stopped);
-        }
-
-        public GroupWalk next(int added, int failed, int stillTolerated, boolean broke) {
-            return new GroupWalk(phase, groups, position + 1, walked + 1, rolled + added, failures + failed,
-                    tolerated + stillTolerated, broke, stopped);
-        }
-
-        public GroupWalk stop() {
-            return new GroupWalk(phase, groups, position, walked, rolled, failures, tolerated, breach, true);
-        }
-
-        /** Stopped, or past the last group. */
-        public boolean done() {
-            return stopped || position >= groups;
-        }
-
+    public record GroupInFlight(String phase, Group group, String why) implements Fact {
         @Override
         public String factId() {
-            return phase + " group walk at " + position;
+            return phase + " " + group.factId() + " in flight: " + why;
+        }
+    }
+
+    /** A group of a group walk whose failures are beyond its maxFailures: it holds the walk back. */
+    public record GroupBreach(String phase, Group group) implements Fact {
+        @Override
+        public String factId() {
+            return phase + " " + group.factId() + " beyond its maxFailures";
+        }
+    }
+
+    /** A group the walk of {@code phase} reaches: no earlier group of the walk holds it back. */
+    public record GroupReached(String phase, Group group) implements Fact {
+        @Override
+        public String factId() {
+            return phase + " walk reaches " + group.factId();
         }
     }
 

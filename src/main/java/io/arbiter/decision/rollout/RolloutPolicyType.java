@@ -50,7 +50,6 @@ public final class RolloutPolicyType implements PolicyType {
     @Override
     public Object decide(DecisionCall call) {
         RolloutRequest request = RolloutRequest.parse(call.request().tree());
-        request.warnings().forEach(call::warn);
         return RolloutDecider.decide(request, call.ruleBase());
     }
 }

@@ -42,7 +42,6 @@ public final class RolloutRequest {
 
     private final List<Object> facts = new ArrayList<>();
     private final List<ClusterState> clusters = new ArrayList<>();
-    private final List<String> warnings = new ArrayList<>();
     private final Settings settings;
 
     private RolloutRequest(JsonNode body) {
@@ -96,10 +95,6 @@ public final class RolloutRequest {
     /** Every group cluster, by group index then name. */
     public List<ClusterState> clusters() {
         return clusters;
-    }
-
-    public List<String> warnings() {
-        return warnings;
     }
 
     private long duration(JsonNode config, String field, String where, List<Problem> problems) {
@@ -169,8 +164,9 @@ public final class RolloutRequest {
             Long lastTransition = time.isTextual() ? time(time.asText(), "$.clusters[" + i + "].lastTransitionTime", problems) : null;
             String status = record.path("status").asText();
             if (!STATUSES.contains(status)) {
-                warnings.add("$.clusters[" + i + "].status: '" + status + "' is not a rollout status; it is treated "
-                        + "like Progressing (as the reference does)");
+                problems.add(Problem.at("$.clusters[" + i + "].status", "'" + status + "' is not a rollout status: "
+                        + "give ToApply, Progressing, Succeeded, Failed, TimeOut or Skip"));
+                continue;
             }
             records.put(name, new Record(i, status, lastTransition));
         }

@@ -11,6 +11,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Invariants of the rollout decision (issue 8) over random strategies, groups and cluster records: never more
  * clusters in flight than maxConcurrency, mandatory groups complete before others start, nothing new after a
- * breach, a cluster in at most one output list; and the response covers every group cluster once.
+ * breach, a cluster in at most one output list, clusters of groups a group walk has not reached never stop it;
+ * and the response covers every group cluster once.
  */
 class RolloutPropertiesTest {
 
@@ -57,7 +59,7 @@ class RolloutPropertiesTest {
     @Property(tries = 300)
     void mandatoryGroupsCompleteBeforeOthersStart(@ForAll("cases") Case c) {
         RolloutDecision decision = decide(c);
-        if (c.type().equals("All") || c.mandatoryGroups().isEmpty()) {
+        if (c.type().equals("All") || c.mandatoryGroups().isEmpty() || mandatoryInputTimeOut(c)) {
             return;
         }
         boolean otherStarted = decision.toRollout().stream().anyMatch(e -> e.status().equals("ToApply")
@@ -105,6 +107,49 @@ class RolloutPropertiesTest {
         assertEquals(c.groupOf().size(), decision.clusterStatuses().size(), "each group cluster once");
     }
 
+    /**
+     * Difference 4 (issue 25): clusters of groups a group walk has not walked yet never stop it. Cut a
+     * ProgressivePerGroup walk (the mandatory groups by index, then the others by index) after some group and put
+     * every cluster beyond the cut in flight: what the decision says about the clusters before the cut stays the
+     * same. The reference stops at the first finished group whenever anything is in flight, so there the clusters
+     * before the cut wait (a group under way starts no late cluster, a failing one reports no breach).
+     */
+    @Property(tries = 300)
+    void clustersOfGroupsNotWalkedYetNeverStopTheWalk(@ForAll("perGroupCases") Case c,
+                                                       @ForAll @IntRange(min = 1, max = 6) int cut) {
+        List<Integer> walk = new ArrayList<>(new java.util.TreeSet<>(c.mandatoryGroups()));
+        new java.util.TreeSet<>(c.groupOf().values()).stream().filter(g -> !c.mandatoryGroups().contains(g)).forEach(walk::add);
+        Set<Integer> walked = new HashSet<>(walk.subList(0, Math.min(cut, walk.size())));
+
+        ObjectNode later = c.request().deepCopy();
+        ArrayNode records = later.putArray("clusters");
+        c.request().path("clusters").forEach(record -> {
+            Integer group = c.groupOf().get(record.path("name").asText());
+            if (group == null || walked.contains(group)) {
+                records.add(record.deepCopy());
+            }
+        });
+        c.groupOf().forEach((cluster, group) -> {
+            if (!walked.contains(group)) {
+                records.addObject().put("name", cluster).put("status", "Progressing").put("lastTransitionTime", "2026-01-01T00:09:59Z");
+            }
+        });
+        RolloutDecision decision = decide(c);
+        RolloutDecision laterInFlight = RolloutDecider.decide(RolloutRequest.parse(later), RULES);
+        assertEquals(entriesOf(decision, walked), entriesOf(laterInFlight, walked),
+                "groups " + walked + " walked first; then in flight beyond them: " + later + "\noriginal: " + c);
+    }
+
+    /** What a decision lists for the clusters of {@code groups}, in order. */
+    private static List<String> entriesOf(RolloutDecision decision, Set<Integer> groups) {
+        List<String> entries = new ArrayList<>();
+        decision.toRollout().stream().filter(e -> groups.contains(e.groupIndex()))
+                .forEach(e -> entries.add(e.cluster() + " " + e.status()));
+        decision.timedOut().stream().filter(e -> groups.contains(e.groupIndex()))
+                .forEach(e -> entries.add(e.cluster() + " timed out"));
+        return entries;
+    }
+
     // ---- what the properties need to know independently of the rules ----------------------------------
 
     /** size(v, total, default) of ocm-rollout.md section 1, with difference 1's clamp. */
@@ -135,6 +180,16 @@ class RolloutPropertiesTest {
         return record.has("lastTransitionTime") && offset(record) + c.minSuccessSeconds() <= 0;
     }
 
+    /**
+     * A mandatory cluster recorded as TimeOut breaches its group but leaves the phase's lists empty, so the
+     * reference (and Arbiter) go on with the other groups (ocm-rollout.md section 3, scenario 440).
+     */
+    private static boolean mandatoryInputTimeOut(Case c) {
+        return c.groupOf().entrySet().stream().anyMatch(e -> c.mandatoryGroups().contains(e.getValue())
+                && c.records().containsKey(e.getKey())
+                && c.records().get(e.getKey()).path("status").asText().equals("TimeOut"));
+    }
+
     private static boolean decidedByMandatoryGroups(Case c, RolloutDecision decision) {
         return decision.toRollout().stream().anyMatch(e -> c.mandatoryGroups().contains(e.groupIndex()))
                 || decision.timedOut().stream().anyMatch(e -> c.mandatoryGroups().contains(e.groupIndex()));
@@ -152,7 +207,15 @@ class RolloutPropertiesTest {
 
     @Provide
     Arbitrary<Case> cases() {
-        Arbitrary<String> type = Arbitraries.of("All", "Progressive", "ProgressivePerGroup");
+        return cases(Arbitraries.of("All", "Progressive", "ProgressivePerGroup"));
+    }
+
+    @Provide
+    Arbitrary<Case> perGroupCases() {
+        return cases(Arbitraries.just("ProgressivePerGroup"));
+    }
+
+    private static Arbitrary<Case> cases(Arbitrary<String> type) {
         Arbitrary<List<Integer>> groupSizes = Arbitraries.integers().between(0, 5).list().ofMinSize(1).ofMaxSize(5);
         Arbitrary<Object> limit = Arbitraries.oneOf(Arbitraries.just(null), Arbitraries.integers().between(-1, 8).map(i -> (Object) i),
                 Arbitraries.integers().between(0, 150).map(p -> (Object) (p + "%")));

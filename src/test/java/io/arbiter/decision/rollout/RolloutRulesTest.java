@@ -1,6 +1,7 @@
 package io.arbiter.decision.rollout;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.DecisionException;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;
@@ -21,6 +22,7 @@ import static io.arbiter.testing.RuleTestSupport.assertFired;
 import static io.arbiter.testing.RuleTestSupport.assertFiredTimes;
 import static io.arbiter.testing.RuleTestSupport.assertNotFired;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -42,8 +44,17 @@ class RolloutRulesTest {
     }
 
     private static RolloutDecision decide(String yaml) {
-        JsonNode body = Documents.parseYaml((GROUPS + yaml).getBytes(StandardCharsets.UTF_8)).tree();
+        return decideBody(GROUPS + yaml);
+    }
+
+    /** A whole request body, with groups of its own. */
+    private static RolloutDecision decideBody(String yaml) {
+        JsonNode body = Documents.parseYaml(yaml.getBytes(StandardCharsets.UTF_8)).tree();
         return RolloutDecider.decide(RolloutRequest.parse(body), RULES);
+    }
+
+    private static List<String> clusters(RolloutDecision decision) {
+        return decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList();
     }
 
     // ---- groups, soak, removed --------------------------------------------------------------------
@@ -133,25 +144,31 @@ class RolloutRulesTest {
     // ---- status table and classification ---------------------------------------------------------
 
     @Test
-    void eachStatusHasItsRowAndAnUnknownOneIsWatched() {
+    void eachStatusHasItsRow() {
         List<FiredRule> fired = fired("""
                 strategy: {type: All}
                 clusters:
                   - {name: a, status: ToApply}
                   - {name: b, status: Progressing}
                   - {name: c, status: Skip}
-                  - {name: d, status: Pending}
                   - {name: e, status: TimeOut}
                 """);
         assertFiredTimes(fired, "ToApply is applied next", 1);
         assertFiredTimes(fired, "Progressing is watched against its deadline", 1);
         assertFiredTimes(fired, "Skip is done", 1);
-        assertFiredTimes(fired, "A status the table does not know is watched like Progressing", 1);
         assertNotFired(fired, "TimeOut is done and is a failure"); // e is in no group: removed, never classified
         assertNotFired(fired, "Failed is watched against its deadline and is a failure");
         assertFiredTimes(fired, "A cluster to apply is rolled out", 1);
         assertFiredTimes(fired, "A finished cluster is done", 1);
-        assertFiredTimes(fired, "A watched cluster without a deadline is rolled out", 2);
+        assertFiredTimes(fired, "A watched cluster without a deadline is rolled out", 1);
+    }
+
+    @Test
+    void aStatusOutsideTheSixIsRefusedAtItsField() {
+        DecisionException refused = assertThrows(DecisionException.class,
+                () -> decide("clusters: [{name: a, status: Progressing}, {name: b, status: Weird}]\n"));
+        assertEquals(DecisionException.Code.INVALID_REQUEST, refused.code());
+        assertEquals("$.clusters[1].status", refused.problems().get(0).path(), refused.problems().toString());
     }
 
     @Test
@@ -171,20 +188,20 @@ class RolloutRulesTest {
     // ---- the group walk --------------------------------------------------------------------------
 
     @Test
-    void theMandatoryWalkDecidesWhileItHasClustersToRollOut() {
+    void theMandatoryWalkDecidesWhileAGroupItReachedHasClustersToRollOut() {
         RolloutDecision decision = decide("strategy: {type: ProgressivePerGroup, progressivePerGroup: {mandatoryDecisionGroups: [{groupName: g1}]}}\n");
         List<FiredRule> fired = decision.firedRules();
-        assertFired(fired, "A group walk starts at the first group");
-        assertFired(fired, "A group walk passes over a group of the other walk");
-        assertFired(fired, "A group walk rolls out the group's clusters without a record or to apply");
-        assertFired(fired, "The mandatory walk decides while it has clusters to roll out");
+        assertFiredTimes(fired, "A group with clusters to start holds its walk back", 2); // g1 mandatory, g0 the rest
+        assertFiredTimes(fired, "A group walk reaches every group no earlier group of the walk holds back", 1);
+        assertFired(fired, "A group walk rolls out the clusters without a record or to apply of each group it reaches");
+        assertFired(fired, "The mandatory walk decides while a group it reached has clusters to roll out");
         assertNotFired(fired, "After the mandatory walk the rest of the rollout decides");
         assertNotFired(fired, "ProgressivePerGroup walks the other groups one by one");
-        assertEquals(List.of("c", "d"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+        assertEquals(List.of("c", "d"), clusters(decision));
     }
 
     @Test
-    void theMandatoryWalkDecidesWhileItHasClustersTimingOut() {
+    void theMandatoryWalkDecidesWhileAGroupItReachedHasClustersTimingOut() {
         List<FiredRule> fired = fired("""
                 strategy: {type: ProgressivePerGroup, progressivePerGroup: {progressDeadline: 1m, mandatoryDecisionGroups: [{}]}}
                 clusters:
@@ -192,9 +209,28 @@ class RolloutRulesTest {
                   - {name: b, status: Succeeded}
                 """);
         assertFired(fired, "A group walk reports every record past its deadline");
-        assertFired(fired, "The mandatory walk decides while it has clusters timing out");
-        assertFired(fired, "A group beyond its maxFailures breaches and stops the group walk");
-        assertNotFired(fired, "The mandatory walk decides while it has clusters to roll out");
+        assertFiredTimes(fired, "A group beyond its maxFailures holds its walk back", 1);
+        assertFired(fired, "The mandatory walk decides while a group it reached has clusters timing out");
+        assertFired(fired, "A group walk that reaches a group beyond its maxFailures breaches");
+        assertNotFired(fired, "The mandatory walk decides while a group it reached has clusters to roll out");
+    }
+
+    @Test
+    void theMandatoryWalkLooksOnlyAtTheMandatoryGroups() {
+        RolloutDecision decision = decide("""
+                strategy: {type: ProgressivePerGroup, progressivePerGroup: {progressDeadline: 1m, mandatoryDecisionGroups: [{}]}}
+                clusters:
+                  - {name: a, status: Succeeded}
+                  - {name: b, status: Skip}
+                  - {name: c, status: Progressing, lastTransitionTime: "2026-01-01T00:09:30Z"}
+                  - {name: d, status: Failed, lastTransitionTime: "2026-01-01T00:00:00Z"}
+                """);
+        assertNotFired(decision.firedRules(), "The mandatory walk decides while a group it reached has clusters to roll out");
+        assertNotFired(decision.firedRules(), "The mandatory walk decides while a group it reached has clusters timing out");
+        assertFired(decision.firedRules(), "After the mandatory walk the rest of the rollout decides");
+        assertEquals(List.of("c"), clusters(decision), "g1's records in flight are the rest's to watch");
+        assertEquals(List.of("d"), decision.timedOut().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+        assertTrue(decision.maxFailureBreach(), "d timed out in g1, which the rest's walk reaches: 1 > 0");
     }
 
     @Test
@@ -205,11 +241,11 @@ class RolloutRulesTest {
                 """);
         assertFired(decision.firedRules(), "After the mandatory walk the rest of the rollout decides");
         assertFired(decision.firedRules(), "ProgressivePerGroup walks the other groups one by one");
-        assertEquals(List.of("c", "d"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+        assertEquals(List.of("c", "d"), clusters(decision));
     }
 
     @Test
-    void aGroupWalkStopsAfterAGroupWithClustersStillInFlight() {
+    void aGroupWalkStopsAfterAGroupWithARecordStillInFlight() {
         RolloutDecision decision = decide("""
                 strategy: {type: ProgressivePerGroup, progressivePerGroup: {maxFailures: 1, progressDeadline: 1m}}
                 clusters:
@@ -217,10 +253,44 @@ class RolloutRulesTest {
                   - {name: b, status: Progressing, lastTransitionTime: "2026-01-01T00:09:50Z"}
                 """);
         assertFired(decision.firedRules(), "A group walk starts with every record in flight");
-        assertFired(decision.firedRules(), "A group walk stops after a group while clusters are still in flight");
-        assertNotFired(decision.firedRules(), "A group beyond its maxFailures breaches and stops the group walk");
-        assertEquals(List.of("b"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList(),
-                "a timed out (tolerated); b still in flight holds g1 back (difference 2)");
+        assertFiredTimes(decision.firedRules(), "A group with a record still in flight holds its walk back", 1);
+        assertFiredTimes(decision.firedRules(), "A group walk reaches every group no earlier group of the walk holds back", 1);
+        assertNotFired(decision.firedRules(), "A group beyond its maxFailures holds its walk back");
+        assertEquals(List.of("b"), clusters(decision), "a timed out (tolerated); b still in flight holds g1 back (difference 2)");
+    }
+
+    @Test
+    void aGroupWalkPassesAGroupWithOnlyToleratedFailuresAndStartsTheNext() {
+        RolloutDecision decision = decide("""
+                strategy: {type: ProgressivePerGroup, progressivePerGroup: {maxFailures: 1}}
+                clusters: [{name: a, status: Failed}, {name: b, status: Succeeded}]
+                """);
+        assertNotFired(decision.firedRules(), "A group with a record still in flight holds its walk back");
+        assertFiredTimes(decision.firedRules(), "A group with clusters to start holds its walk back", 1); // g1
+        assertEquals(List.of("a", "c", "d"), clusters(decision), "a is watched; g1 starts");
+    }
+
+    @Test
+    void recordsOfAGroupNotReachedYetDoNotStopTheWalk() {
+        RolloutDecision decision = decideBody("""
+                now: "2026-01-01T00:10:00Z"
+                strategy: {type: ProgressivePerGroup, progressivePerGroup: {}}
+                decisionGroups:
+                  - {groupName: g0, groupIndex: 0, clusters: [a, b]}
+                  - {groupName: g1, groupIndex: 1, clusters: [c, d]}
+                  - {groupName: g2, groupIndex: 2, clusters: [e]}
+                clusters:
+                  - {name: a, status: Succeeded}
+                  - {name: b, status: Succeeded}
+                  - {name: c, status: Progressing}
+                  - {name: d, status: ToApply}
+                  - {name: e, status: Failed}
+                """);
+        assertEquals(List.of("c", "e", "d"), clusters(decision), "d (ToApply) of the group under way starts now");
+        assertFiredTimes(decision.firedRules(), "A group walk reaches every group no earlier group of the walk holds back", 2);
+        assertFiredTimes(decision.firedRules(), "A group beyond its maxFailures holds its walk back", 1); // g2
+        assertNotFired(decision.firedRules(), "A group walk that reaches a group beyond its maxFailures breaches");
+        assertTrue(!decision.maxFailureBreach(), "g2 fails, but the walk has not reached it");
     }
 
     // ---- the record walk -------------------------------------------------------------------------
