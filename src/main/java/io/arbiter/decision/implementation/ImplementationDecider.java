@@ -203,6 +203,7 @@ public final class ImplementationDecider {
         }
         for (Ref type : parameterTypes) {
             catalog.schema(type).ifPresent(schema -> facts.add(new TypeSchema(type, schema)));
+            catalog.schemaProblem(type).ifPresent(problem -> facts.add(new TypeSchema(type, null, problem)));
         }
     }
 
