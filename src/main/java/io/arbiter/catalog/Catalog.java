@@ -79,9 +79,13 @@ public final class Catalog {
      * Implementations replace the catalog's, while revisions and schemas still come from the catalog.
      */
     public Catalog withImplementations(Collection<Implementation> replacement) {
-        List<Ref> interfaces = interfaceRevisions.entrySet().stream()
+        return new Catalog(replacement, interfaces(), types.values(), attributes, schemas);
+    }
+
+    /** Every Interface revision read from Interface manifests. */
+    public List<Ref> interfaces() {
+        return interfaceRevisions.entrySet().stream()
                 .flatMap(e -> e.getValue().stream().map(revision -> new Ref(e.getKey(), revision))).toList();
-        return new Catalog(replacement, interfaces, types.values(), attributes, schemas);
     }
 
     public List<Implementation> implementations() {
