@@ -31,9 +31,9 @@ public final class JsonSchemas {
 
     private static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder().pathType(PathType.JSON_PATH).build();
 
-    /** The dialects Hub Types may declare, by {@code $schema} without its trailing {@code #}. */
+    /** The dialects Hub Types may declare, by {@link #normalized} {@code $schema}. */
     private static final Map<String, JsonMetaSchema> DIALECTS = dialects();
-    private static final JsonMetaSchema DEFAULT_DIALECT = DIALECTS.get("http://json-schema.org/draft-07/schema");
+    private static final JsonMetaSchema DEFAULT_DIALECT = DIALECTS.get(normalized("http://json-schema.org/draft-07/schema"));
     private static final JsonSchemaFactory DECLARED = JsonSchemaFactory.builder()
             .defaultMetaSchemaIri(DEFAULT_DIALECT.getIri())
             .metaSchemas(DIALECTS.values().stream().distinct().toList())
@@ -86,8 +86,7 @@ public final class JsonSchemas {
         if (declared == null) {
             return DEFAULT_DIALECT;
         }
-        String iri = declared.isTextual() ? declared.asText().replaceFirst("#$", "").replaceFirst("^https://", "http://") : null;
-        JsonMetaSchema dialect = iri == null ? null : DIALECTS.get(iri);
+        JsonMetaSchema dialect = declared.isTextual() ? DIALECTS.get(normalized(declared.asText())) : null;
         if (dialect == null) {
             throw new UnusableSchemaException("$schema " + declared + " is not a JSON Schema dialect Arbiter knows"
                     + " (draft-04, draft-06, draft-07, 2019-09, 2020-12)");
@@ -107,12 +106,17 @@ public final class JsonSchemas {
                     // Unknown keywords (x-kubernetes-*, ...) are annotations, as the drafts say; not worth a warning each.
                     .unknownKeywordFactory((keyword, context) -> new AnnotationKeyword(keyword))
                     .build();
-            dialects.put(dialect.getIri().replaceFirst("#$", ""), dialect);
+            dialects.put(normalized(dialect.getIri()), dialect);
         }
         // The unversioned IRI names "the current draft". Hub Types that use it were written, and validated by
         // Capact, when that meant draft-07; reading them as 2020-12 would change what they accept.
-        dialects.put("http://json-schema.org/schema", dialects.get("http://json-schema.org/draft-07/schema"));
+        dialects.put(normalized("http://json-schema.org/schema"), dialects.get(normalized("http://json-schema.org/draft-07/schema")));
         return Map.copyOf(dialects);
+    }
+
+    /** A dialect IRI as written with or without its empty fragment, over http or https. */
+    private static String normalized(String iri) {
+        return iri.replaceFirst("#$", "").replaceFirst("^https://", "http://");
     }
 
     private static String dialectName(JsonMetaSchema dialect) {
