@@ -1,10 +1,13 @@
 package io.arbiter.catalog;
 
+import com.networknt.schema.JsonSchema;
+import io.arbiter.document.JsonSchemas;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.model.TypeDefinition;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,10 +27,20 @@ public final class Catalog {
     private final Map<String, List<String>> interfaceRevisions;
     private final Map<Ref, TypeDefinition> types;
     private final Set<Ref> attributes;
-    private final java.util.Map<Ref, com.networknt.schema.JsonSchema> schemas = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Every Type's JSON schema, compiled when the catalog is built so that no decision compiles one. */
+    private final Map<Ref, TypeSchema> schemas;
+
+    /** A Type's compiled schema, or why its schema cannot be used. */
+    private record TypeSchema(JsonSchema schema, String problem) {
+    }
 
     public Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
                    Collection<TypeDefinition> types, Collection<Ref> attributes) {
+        this(implementations, interfaces, types, attributes, null);
+    }
+
+    private Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
+                    Collection<TypeDefinition> types, Collection<Ref> attributes, Map<Ref, TypeSchema> compiled) {
         this.implementations = List.copyOf(implementations);
         this.implementationsByInterfacePath = this.implementations.stream()
                 .flatMap(impl -> impl.implementsRefs().stream().map(Ref::path).distinct()
@@ -39,6 +52,22 @@ public final class Catalog {
         this.types = types.stream().collect(Collectors.toUnmodifiableMap(TypeDefinition::ref, Function.identity(),
                 (first, second) -> first));
         this.attributes = Set.copyOf(attributes);
+        this.schemas = compiled != null ? compiled : compile(this.types.values());
+    }
+
+    private static Map<Ref, TypeSchema> compile(Collection<TypeDefinition> types) {
+        Map<Ref, TypeSchema> compiled = new LinkedHashMap<>();
+        for (TypeDefinition type : types) {
+            if (type.jsonSchema() == null) {
+                continue;
+            }
+            try {
+                compiled.put(type.ref(), new TypeSchema(JsonSchemas.compileDeclared(type.jsonSchema()), null));
+            } catch (JsonSchemas.UnusableSchemaException e) {
+                compiled.put(type.ref(), new TypeSchema(null, e.getMessage()));
+            }
+        }
+        return Map.copyOf(compiled);
     }
 
     public static Catalog of(Collection<Implementation> implementations) {
@@ -50,9 +79,13 @@ public final class Catalog {
      * Implementations replace the catalog's, while revisions and schemas still come from the catalog.
      */
     public Catalog withImplementations(Collection<Implementation> replacement) {
-        List<Ref> interfaces = interfaceRevisions.entrySet().stream()
+        return new Catalog(replacement, interfaces(), types.values(), attributes, schemas);
+    }
+
+    /** Every Interface revision read from Interface manifests. */
+    public List<Ref> interfaces() {
+        return interfaceRevisions.entrySet().stream()
                 .flatMap(e -> e.getValue().stream().map(revision -> new Ref(e.getKey(), revision))).toList();
-        return new Catalog(replacement, interfaces, types.values(), attributes);
     }
 
     public List<Implementation> implementations() {
@@ -87,13 +120,16 @@ public final class Catalog {
         return Optional.ofNullable(types.get(ref));
     }
 
-    /** The compiled JSON schema of a Type the catalog holds (compiled once per catalog). */
-    public Optional<com.networknt.schema.JsonSchema> schema(Ref typeRef) {
-        TypeDefinition type = types.get(typeRef);
-        if (type == null || type.jsonSchema() == null) {
-            return Optional.empty();
-        }
-        return Optional.of(schemas.computeIfAbsent(typeRef, ref -> io.arbiter.document.JsonSchemas.compile(type.jsonSchema())));
+    /** The compiled JSON schema of a Type the catalog holds; empty when it has none or it cannot be used. */
+    public Optional<JsonSchema> schema(Ref typeRef) {
+        TypeSchema compiled = schemas.get(typeRef);
+        return compiled == null ? Optional.empty() : Optional.ofNullable(compiled.schema());
+    }
+
+    /** Why a Type's JSON schema cannot be used (e.g. a dialect Arbiter does not know); empty when it can. */
+    public Optional<String> schemaProblem(Ref typeRef) {
+        TypeSchema compiled = schemas.get(typeRef);
+        return compiled == null ? Optional.empty() : Optional.ofNullable(compiled.problem());
     }
 
     public int typeCount() {

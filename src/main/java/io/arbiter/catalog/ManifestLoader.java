@@ -38,6 +38,7 @@ public final class ManifestLoader {
     private final List<Implementation> implementations = new ArrayList<>();
     private final List<Ref> interfaces = new ArrayList<>();
     private final List<TypeDefinition> types = new ArrayList<>();
+    private final Map<Ref, String> typeFiles = new LinkedHashMap<>();
     private final List<Ref> attributes = new ArrayList<>();
     private final List<LoadProblem> problems = new ArrayList<>();
     private int filesRead;
@@ -91,7 +92,11 @@ public final class ManifestLoader {
             switch (kind) {
                 case "Implementation" -> implementations.add(ManifestParser.implementation(doc));
                 case "Interface" -> interfaces.add(ManifestParser.manifestRef(doc));
-                case "Type" -> types.add(ManifestParser.type(doc));
+                case "Type" -> {
+                    TypeDefinition type = ManifestParser.type(doc);
+                    types.add(type);
+                    typeFiles.putIfAbsent(type.ref(), file);
+                }
                 case "Attribute" -> attributes.add(ManifestParser.manifestRef(doc));
                 default -> LOG.debug("skipping {}: kind '{}' is not used by decisions", file, kind);
             }
@@ -100,9 +105,13 @@ public final class ManifestLoader {
         }
     }
 
+    /** Type schemas are compiled with the catalog: one that cannot be is reported against the Type's file. */
     private CatalogLoadResult result() {
-        problems.forEach(problem -> LOG.warn("skipped malformed manifest {}", problem));
-        return new CatalogLoadResult(new Catalog(implementations, interfaces, types, attributes), problems, filesRead);
+        Catalog catalog = new Catalog(implementations, interfaces, types, attributes);
+        typeFiles.forEach((type, file) -> catalog.schemaProblem(type).ifPresent(problem ->
+                problems.add(new LoadProblem(file, "Type " + type + ": spec.jsonSchema.value cannot be used: " + problem))));
+        problems.forEach(problem -> LOG.warn("manifest problem {}", problem));
+        return new CatalogLoadResult(catalog, problems, filesRead);
     }
 
     /** A manifest that lacks what a decision needs. */

@@ -1,30 +1,126 @@
 package io.arbiter.document;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.AnnotationKeyword;
+import com.networknt.schema.InvalidSchemaRefException;
+import com.networknt.schema.JsonMetaSchema;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.NonValidationKeyword;
 import com.networknt.schema.PathType;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.resource.DisallowSchemaLoader;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** JSON Schema (draft 7) validation whose problems use our paths: {@code $.a.b[0]}, unknown fields at the key. */
+/**
+ * JSON Schema validation whose problems use our paths: {@code $.a.b[0]}, unknown fields at the key. Our own
+ * schemas are draft 7; a Hub Type's schema is compiled under the dialect its {@code $schema} declares.
+ */
 public final class JsonSchemas {
 
     private static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder().pathType(PathType.JSON_PATH).build();
 
+    /** The dialects Hub Types may declare, by {@link #normalized} {@code $schema}. */
+    private static final Map<String, JsonMetaSchema> DIALECTS = dialects();
+    private static final JsonMetaSchema DEFAULT_DIALECT = DIALECTS.get(normalized("http://json-schema.org/draft-07/schema"));
+    private static final JsonSchemaFactory DECLARED = JsonSchemaFactory.builder()
+            .defaultMetaSchemaIri(DEFAULT_DIALECT.getIri())
+            .metaSchemas(DIALECTS.values().stream().distinct().toList())
+            // A Type schema is data from a catalog: it must not make Arbiter fetch anything ($ref or $schema URLs).
+            .schemaLoaders(loaders -> loaders.values(list -> {
+                list.clear();
+                list.add(DisallowSchemaLoader.getInstance());
+            }))
+            .build();
+
     private JsonSchemas() {
     }
 
+    /** Compiles one of our own (draft 7) schemas. */
     public static JsonSchema compile(JsonNode schema) {
         return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(schema, CONFIG);
+    }
+
+    /** A schema that cannot be compiled, said in our words. */
+    public static final class UnusableSchemaException extends Exception {
+        public UnusableSchemaException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Compiles a schema written by someone else (a Hub Type's {@code spec.jsonSchema}) under the dialect its
+     * {@code $schema} names: draft-04, -06, -07, 2019-09 or 2020-12; none means draft-07. Every {@code $ref} is
+     * resolved now, so that validating later cannot fail; only references inside the schema itself resolve.
+     */
+    public static JsonSchema compileDeclared(JsonNode schema) throws UnusableSchemaException {
+        if (!schema.isObject()) {
+            throw new UnusableSchemaException("a JSON schema must be an object");
+        }
+        JsonMetaSchema dialect = dialect(schema.get("$schema"));
+        ObjectNode declared = ((ObjectNode) schema).deepCopy();
+        declared.put("$schema", dialect.getIri());
+        try {
+            JsonSchema compiled = DECLARED.getSchema(declared, CONFIG);
+            compiled.initializeValidators();
+            return compiled;
+        } catch (InvalidSchemaRefException e) {
+            throw new UnusableSchemaException("a $ref does not resolve inside the schema (remote schemas are never loaded)");
+        } catch (RuntimeException e) {
+            throw new UnusableSchemaException("it is not a valid " + dialectName(dialect) + " schema");
+        }
+    }
+
+    private static JsonMetaSchema dialect(JsonNode declared) throws UnusableSchemaException {
+        if (declared == null) {
+            return DEFAULT_DIALECT;
+        }
+        JsonMetaSchema dialect = declared.isTextual() ? DIALECTS.get(normalized(declared.asText())) : null;
+        if (dialect == null) {
+            throw new UnusableSchemaException("$schema " + declared + " is not a JSON Schema dialect Arbiter knows"
+                    + " (draft-04, draft-06, draft-07, 2019-09, 2020-12)");
+        }
+        return dialect;
+    }
+
+    private static Map<String, JsonMetaSchema> dialects() {
+        Map<String, JsonMetaSchema> dialects = new LinkedHashMap<>();
+        for (JsonMetaSchema base : List.of(JsonMetaSchema.getV4(), JsonMetaSchema.getV6(), JsonMetaSchema.getV7(),
+                JsonMetaSchema.getV201909(), JsonMetaSchema.getV202012())) {
+            JsonMetaSchema dialect = JsonMetaSchema.builder(base)
+                    // The library lists draft-04's "id" as a keyword with no validator in every dialect, so any
+                    // schema using it fails to compile. In draft-04 "id" only names the schema (read separately);
+                    // later drafts ignore it. Hub Types written with draft-04 habits use it under draft-07.
+                    .keyword(new NonValidationKeyword("id"))
+                    // Unknown keywords (x-kubernetes-*, ...) are annotations, as the drafts say; not worth a warning each.
+                    .unknownKeywordFactory((keyword, context) -> new AnnotationKeyword(keyword))
+                    .build();
+            dialects.put(normalized(dialect.getIri()), dialect);
+        }
+        // The unversioned IRI names "the current draft". Hub Types that use it were written, and validated by
+        // Capact, when that meant draft-07; reading them as 2020-12 would change what they accept.
+        dialects.put(normalized("http://json-schema.org/schema"), dialects.get(normalized("http://json-schema.org/draft-07/schema")));
+        return Map.copyOf(dialects);
+    }
+
+    /** A dialect IRI as written with or without its empty fragment, over http or https. */
+    private static String normalized(String iri) {
+        return iri.replaceFirst("#$", "").replaceFirst("^https://", "http://");
+    }
+
+    private static String dialectName(JsonMetaSchema dialect) {
+        return dialect.getIri().replaceFirst("^https?://json-schema.org/", "").replaceFirst("/schema#?$", "");
     }
 
     /** Reads a schema resource from the classpath (e.g. {@code /schemas/policy-0.2.0.json}). */

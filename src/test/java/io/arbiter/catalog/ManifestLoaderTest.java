@@ -73,6 +73,28 @@ class ManifestLoaderTest {
     }
 
     @Test
+    void aTypeSchemaThatCannotBeCompiledIsALoadProblemOfItsFileAndTheTypeStillLoads() throws IOException {
+        Files.writeString(temp.resolve("odd-type.yaml"), """
+                kind: Type
+                revision: 0.1.0
+                metadata: {prefix: cap.type.x, name: input}
+                spec:
+                  jsonSchema:
+                    value: '{"$schema": "http://example.com/my-dialect", "type": "object"}'
+                """);
+
+        CatalogLoadResult result = ManifestLoader.load(temp);
+
+        Ref type = new Ref("cap.type.x.input", "0.1.0");
+        assertEquals(1, result.problems().size(), result.problems().toString());
+        assertEquals("odd-type.yaml", result.problems().get(0).file());
+        assertTrue(result.problems().get(0).message().startsWith("Type cap.type.x.input:0.1.0: spec.jsonSchema.value cannot be used: "
+                + "$schema \"http://example.com/my-dialect\" is not a JSON Schema dialect"), result.problems().toString());
+        assertTrue(result.catalog().type(type).isPresent());
+        assertTrue(result.catalog().schema(type).isEmpty());
+    }
+
+    @Test
     void highestInterfaceRevisionUsesSemanticOrder() {
         Catalog catalog = new Catalog(java.util.List.of(), java.util.List.of(
                 new Ref("cap.interface.x", "0.9.0"), new Ref("cap.interface.x", "0.10.0"), new Ref("cap.interface.x", "0.2.0")),

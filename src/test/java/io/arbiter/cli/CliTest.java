@@ -96,6 +96,48 @@ class CliTest {
         assertTrue(run.out().contains(": valid"), run.out());
     }
 
+    private static final String RDS_POLICY = """
+            interface:
+              rules:
+                - interface: {path: cap.interface.database.postgresql.install}
+                  oneOf:
+                    - implementationConstraints: {path: cap.implementation.aws.rds.postgresql.install}
+                      inject:
+                        requiredTypeInstances: [{id: 517cf827-233c-4bf1-8fc9-48534424dd58}]
+                        additionalParameters:
+                          - name: additional-parameters
+                            value: {region: %s}
+            """;
+
+    @Test
+    void lintWithTheHubRejectsParametersThatADecisionRejects() throws Exception {
+        String hub = io.arbiter.testing.Fixtures.requireHubManifests().toString();
+        Path policy = Files.writeString(temp.resolve("rds.yaml"), RDS_POLICY.formatted("42"));
+
+        Run run = run("lint", policy.toString(), "--hub", hub);
+
+        assertEquals(1, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("$.interface.rules[0].oneOf[0].inject.additionalParameters[0] (line 9"), run.out());
+        assertTrue(run.out().contains("deciding cap.interface.database.postgresql.install:0.1.0 selects"
+                + " cap.implementation.aws.rds.postgresql.install:0.1.0: additional parameter 'additional-parameters'"
+                + " does not match cap.type.aws.rds.postgresql.install-input:0.1.0: $.region: "), run.out());
+        assertTrue(run.out().contains("1 problem(s)"), run.out());
+    }
+
+    @Test
+    void lintWithTheHubPassesThePolicyADecisionApplies() throws Exception {
+        String hub = io.arbiter.testing.Fixtures.requireHubManifests().toString();
+        Path policy = Files.writeString(temp.resolve("rds.yaml"), RDS_POLICY.formatted("eu-west-1"));
+
+        Run lint = run("lint", policy.toString(), "--hub", hub);
+        Run decide = run("decide", "implementation", "--interface", "cap.interface.database.postgresql.install:0.1.0",
+                "--hub", hub, "--policy", policy.toString());
+
+        assertEquals(0, lint.exit(), lint.out() + lint.err());
+        assertEquals(0, decide.exit(), decide.out() + decide.err());
+        assertTrue(decide.out().contains("\"path\" : \"cap.implementation.aws.rds.postgresql.install\""), decide.out());
+    }
+
     @Test
     void migratePrintsTheLegacyPolicyInTheCurrentSyntax() throws Exception {
         Path legacy = Files.writeString(temp.resolve("legacy.yaml"), """

@@ -32,6 +32,7 @@ import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
 import io.arbiter.model.TypeInstance;
 import io.arbiter.policy.Policy;
+import io.arbiter.policy.PolicyDocument;
 import org.kie.api.runtime.KieSession;
 
 import java.util.ArrayList;
@@ -65,6 +66,65 @@ public final class ImplementationDecider {
     }
 
     public static ImplementationDecision decide(ImplementationRequest request, Snapshot snapshot) {
+        Evaluation evaluation = evaluate(request, snapshot);
+        Result result = evaluation.run().result();
+        if (!result.problems().isEmpty()) {
+            List<Problem> problems = result.problems().stream()
+                    .map(problem -> Problem.at(problem.location(), problem.problem()))
+                    .sorted(Comparator.comparing(Problem::path).thenComparing(Problem::problem)).toList();
+            throw new DecisionException(DecisionException.Code.INVALID_POLICY, "the policies cannot be applied to "
+                    + result.candidates().get(0) + ": " + problems.get(0), problems);
+        }
+
+        return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
+                result.appliedRule(), result.candidates(),
+                result.candidates().isEmpty() ? null : result.candidates().get(0),
+                result.injection(), result.backends(), evaluation.run().firedRules(), result.explanation(),
+                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.policy().warnings());
+    }
+
+    /**
+     * What decisions would reject in {@code policy} as the global policy (lint): one decision per Interface revision
+     * of the catalog that its rules can apply to, with the snapshot's catalog and TypeInstance store, and the same
+     * rules as every decision. Ids the store cannot resolve are left out: they are warnings, since a request may
+     * bring its own TypeInstances. Problem paths are the policy's own ({@code $.interface.rules[0]...}).
+     */
+    public static List<Problem> policyProblems(PolicyDocument policy, Snapshot snapshot) {
+        Snapshot withPolicy = snapshot.withPolicy(policy);
+        Set<Problem> problems = new LinkedHashSet<>();
+        for (Ref interfaceRef : interfacesRuledBy(policy.policy(), snapshot.catalog())) {
+            Result result = evaluate(ImplementationRequest.forInterface(interfaceRef), withPolicy).run().result();
+            for (InjectionProblem problem : result.problems()) {
+                if (!problem.storeLookup()) {
+                    String path = problem.location().startsWith("$") ? problem.location() : "$." + problem.location();
+                    problems.add(Problem.at(path, "deciding " + interfaceRef + " selects " + result.candidates().get(0)
+                            + ": " + problem.problem()));
+                }
+            }
+        }
+        return problems.stream().sorted(Comparator.comparing(Problem::path).thenComparing(Problem::problem)).toList();
+    }
+
+    /** The catalog's Interface revisions a policy's rules can apply to: by path (and revision), or by pattern. */
+    private static List<Ref> interfacesRuledBy(Policy policy, Catalog catalog) {
+        Set<Ref> known = new java.util.TreeSet<>(Comparator.comparing(Ref::path)
+                .thenComparing(Ref::revision, Comparator.nullsFirst(Revisions.ASCENDING)));
+        known.addAll(catalog.interfaces());
+        catalog.implementations().forEach(implementation -> known.addAll(implementation.implementsRefs()));
+        return known.stream().filter(ref -> policy.rules().stream().anyMatch(rule -> {
+            Ref key = rule.interfaceRef();
+            if (key.path().endsWith(".*")) {
+                return ref.path().startsWith(key.path().substring(0, key.path().length() - 1));
+            }
+            return key.path().equals(ref.path()) && (key.revision() == null || key.revision().equals(ref.revision()));
+        })).toList();
+    }
+
+    /** One run of the rules for a request: what {@link #decide} renders and {@link #policyProblems} reads. */
+    private record Evaluation(Ref interfaceRef, CompiledRuleBase ruleBase, CompiledRuleBase.Run<Result> run) {
+    }
+
+    private static Evaluation evaluate(ImplementationRequest request, Snapshot snapshot) {
         Catalog catalog = request.implementations() == null ? snapshot.catalog()
                 : snapshot.catalog().withImplementations(request.implementations());
         TypeInstanceStore store = request.typeInstances() == null ? snapshot.typeInstances()
@@ -81,18 +141,8 @@ public final class ImplementationDecider {
 
         CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
         List<String> phases = request.explain() ? withExplanation() : PHASES;
-        CompiledRuleBase.Run<Result> run = ruleBase.run(facts, phases, session -> read(session, request.explain()));
-        Result result = run.result();
-        if (!result.problems().isEmpty()) {
-            throw new DecisionException(DecisionException.Code.INVALID_POLICY, "the policies cannot be applied to "
-                    + result.candidates().get(0) + ": " + result.problems().get(0), result.problems());
-        }
-
-        return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), interfaceRef,
-                result.appliedRule(), result.candidates(),
-                result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), result.backends(), run.firedRules(), result.explanation(),
-                snapshot.policy().revision(), ruleBase.revision(), snapshot.policy().warnings());
+        return new Evaluation(interfaceRef, ruleBase,
+                ruleBase.run(facts, phases, session -> read(session, request.explain())));
     }
 
     /** The decision phases followed by the explanation phases. */
@@ -203,6 +253,7 @@ public final class ImplementationDecider {
         }
         for (Ref type : parameterTypes) {
             catalog.schema(type).ifPresent(schema -> facts.add(new TypeSchema(type, schema)));
+            catalog.schemaProblem(type).ifPresent(problem -> facts.add(new TypeSchema(type, null, problem)));
         }
     }
 
@@ -232,7 +283,7 @@ public final class ImplementationDecider {
 
     private record Result(Outcome outcome, AppliedRule appliedRule, List<Ref> candidates,
                           ImplementationDecision.Injection injection, List<ImplementationDecision.StorageBackend> backends,
-                          List<Problem> problems,
+                          List<InjectionProblem> problems,
                           List<ItemExplanation> explanation) {
     }
 
@@ -249,12 +300,8 @@ public final class ImplementationDecider {
             session.getQueryResults("candidates").forEach(row -> matching.add((Implementation) row.get("$implementation")));
             matching.stream().sorted(CANDIDATE_ORDER).map(Implementation::ref).forEach(candidates::add);
         }
-        List<Problem> problems = new ArrayList<>();
-        session.getQueryResults("injection problems").forEach(row -> {
-            InjectionProblem problem = (InjectionProblem) row.get("$problem");
-            problems.add(Problem.at(problem.location(), problem.problem()));
-        });
-        problems.sort(Comparator.comparing(Problem::path).thenComparing(Problem::problem));
+        List<InjectionProblem> problems = new ArrayList<>();
+        session.getQueryResults("injection problems").forEach(row -> problems.add((InjectionProblem) row.get("$problem")));
         List<ImplementationDecision.StorageBackend> backends = new ArrayList<>();
         session.getQueryResults("storage backends").forEach(row -> {
             StorageBackend backend = (StorageBackend) row.get("$backend");

@@ -163,8 +163,15 @@ public final class ImplementationFacts {
         }
     }
 
-    /** The JSON schema of a Type the catalog holds, for checking additional parameters. */
-    public record TypeSchema(Ref typeRef, com.networknt.schema.JsonSchema schema) implements Fact {
+    /**
+     * The JSON schema of a Type the catalog holds, for checking additional parameters; {@code schema} is null and
+     * {@code problem} says why when the catalog could not compile it.
+     */
+    public record TypeSchema(Ref typeRef, com.networknt.schema.JsonSchema schema, String problem) implements Fact {
+        public TypeSchema(Ref typeRef, com.networknt.schema.JsonSchema schema) {
+            this(typeRef, schema, null);
+        }
+
         @Override
         public String factId() {
             return "schema of " + typeRef;
@@ -307,8 +314,15 @@ public final class ImplementationFacts {
         }
     }
 
-    /** Why the policies cannot be applied to the selected Implementation (422 INVALID_POLICY). */
-    public record InjectionProblem(String location, String problem) implements Fact {
+    /**
+     * Why the policies cannot be applied to the selected Implementation (422 INVALID_POLICY). {@code storeLookup}:
+     * the problem is an id the TypeInstance store cannot resolve, which a request's own TypeInstances may change.
+     */
+    public record InjectionProblem(String location, String problem, boolean storeLookup) implements Fact {
+        public InjectionProblem(String location, String problem) {
+            this(location, problem, false);
+        }
+
         @Override
         public String factId() {
             return "problem at " + location;

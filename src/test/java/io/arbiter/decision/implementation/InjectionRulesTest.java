@@ -86,8 +86,9 @@ class InjectionRulesTest {
     private static final String WRONG_TYPE = "An additional TypeInstance is not of the declared Type";
     private static final String UNDECLARED_PARAMETER = "An additional parameter is not declared by the Implementation";
     private static final String SCHEMA = "An additional parameter value does not match its Type's schema";
+    private static final String UNUSABLE_SCHEMA = "An additional parameter's Type has a schema that cannot be used";
     private static final List<String> CHECKS = List.of(UNKNOWN_ID, ONE_ALIAS, UNDECLARED_TI, UNKNOWN_ADDITIONAL_ID,
-            WRONG_TYPE, UNDECLARED_PARAMETER, SCHEMA);
+            WRONG_TYPE, UNDECLARED_PARAMETER, SCHEMA, UNUSABLE_SCHEMA);
 
     private static final Ref DB = new Ref("cap.type.database.postgresql.config", "0.1.0");
     private static final Ref CREDENTIALS = new Ref("cap.type.aws.auth.credentials", "0.1.0");
@@ -186,7 +187,8 @@ class InjectionRulesTest {
     private static void assertOnlyProblem(Result result, String check, String location, String problem) {
         assertFiredTimes(result.fired(), check, 1);
         CHECKS.stream().filter(other -> !other.equals(check)).forEach(other -> assertNotFired(result.fired(), other));
-        assertEquals(List.of(new InjectionProblem(location, problem)), result.problems());
+        boolean storeLookup = check.equals(UNKNOWN_ID) || check.equals(UNKNOWN_ADDITIONAL_ID);
+        assertEquals(List.of(new InjectionProblem(location, problem, storeLookup)), result.problems());
     }
 
     // ---- selection ----
@@ -412,8 +414,8 @@ class InjectionRulesTest {
 
         assertFiredTimes(result.fired(), UNKNOWN_ID, 2);
         CHECKS.stream().filter(other -> !other.equals(UNKNOWN_ID)).forEach(other -> assertNotFired(result.fired(), other));
-        assertEquals(Set.of(new InjectionProblem(unknown.location(), "TypeInstance missing is not in the TypeInstance store"),
-                new InjectionProblem(unknownDefault.location(), "TypeInstance missing-default is not in the TypeInstance store")),
+        assertEquals(Set.of(new InjectionProblem(unknown.location(), "TypeInstance missing is not in the TypeInstance store", true),
+                new InjectionProblem(unknownDefault.location(), "TypeInstance missing-default is not in the TypeInstance store", true)),
                 Set.copyOf(result.problems()));
         assertNotFired(result.fired(), INJECTED);
     }
@@ -503,5 +505,17 @@ class InjectionRulesTest {
 
         assertFired(result.fired(), DEEP_MERGED);
         assertNoProblems(result);
+    }
+
+    @Test
+    void additionalParameterWhoseTypeSchemaCannotBeUsedIsAProblemNamingTheType() {
+        var input = additionalParameter(WINNER, 0, "input", json("{\"replicas\": 3}"));
+        TypeSchema unusable = new TypeSchema(INPUT, null, "$schema \"http://x\" is not a JSON Schema dialect Arbiter knows");
+        Implementation implementation = bitnami().additionalParameter("input", INPUT).build();
+
+        Result result = decide(policies(input, unusable), implementation);
+
+        assertOnlyProblem(result, UNUSABLE_SCHEMA, input.location(), "additional parameter 'input' cannot be checked: the JSON schema of "
+                + INPUT + " in the catalog cannot be used ($schema \"http://x\" is not a JSON Schema dialect Arbiter knows)");
     }
 }
