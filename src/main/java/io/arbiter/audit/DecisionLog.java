@@ -32,10 +32,11 @@ public interface DecisionLog extends AutoCloseable {
      *
      * @param enabled     whether there is a log file at all
      * @param writerAlive whether the thread that writes the file runs
-     * @param writable    false from a failed write of the file until a write succeeds, or {@link
-     *                    FileDecisionLog#UNWRITABLE_FOR} has passed (then decisions find out again)
+     * @param writable    false from a failed write of the file (or, REQUIRED, a record not written in time) until a
+     *                    write succeeds, or {@link FileDecisionLog#UNWRITABLE_FOR} has passed (then decisions find out
+     *                    again)
      * @param written     records written to the file
-     * @param dropped     records not taken because the buffer was full (BEST_EFFORT)
+     * @param dropped     records not taken because the buffer was full (REQUIRED: their decisions were refused)
      * @param failed      records that could not be written: unserialisable, a failed write, or not written in time
      * @param lastError   the latest of those failures, in our words; null if none
      * @param lastErrorAt when it happened; null if none
@@ -64,7 +65,7 @@ public interface DecisionLog extends AutoCloseable {
      */
     Receipt append(DecisionRecord record, long retainedBytes);
 
-    /** Records dropped so far (BEST_EFFORT mode). */
+    /** Records not taken so far because the buffer was full. */
     long dropped();
 
     /** Records written so far. */

@@ -204,12 +204,14 @@ public final class FileDecisionLog implements DecisionLog {
             }
             long deadline = System.nanoTime() + REQUIRED_WAIT_NANOS;
             if (!reserve(retainedBytes, true, deadline)) {
+                dropped.incrementAndGet();
                 throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
             }
             Queued queued = new Queued(record, retainedBytes, new CompletableFuture<>());
             try {
                 if (!queue.offer(queued, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     queuedBytes.addAndGet(-retainedBytes);
+                    dropped.incrementAndGet();
                     throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
                 }
             } catch (InterruptedException e) {
@@ -254,7 +256,8 @@ public final class FileDecisionLog implements DecisionLog {
         String message = "the decision log is required and this decision's record " + what;
         if (queued.outcome.completeExceptionally(new DecisionLogUnavailableException(message))) {
             failed.incrementAndGet();
-            error("the record of decision " + queued.record.decisionId() + " " + what);
+            // A stalled file would refuse every decision this way: unwritable until the writer's next write succeeds.
+            markUnwritable("the record of decision " + queued.record.decisionId() + " " + what);
             LOG.warn("decision log {}: the record of decision {} {}; the decision is refused", file,
                     queued.record.decisionId(), what);
         }

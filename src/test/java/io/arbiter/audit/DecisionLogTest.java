@@ -319,6 +319,24 @@ class DecisionLogTest {
     }
 
     @Test
+    void aRecordNotWrittenInTimeRefusesItsDecisionAndIsLeftOutInRequiredMode() throws Exception {
+        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 1_000_000, DecisionLog.Mode.REQUIRED);
+
+        DecisionLog.Receipt late = stalled.log().append(largeRecord("late", 10), 100);
+        DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class, late::awaitWritten);
+
+        assertTrue(e.getMessage().contains("not written within"), e.getMessage());
+        DecisionLog.Health health = stalled.log().health();
+        assertEquals(1, health.failed());
+        assertTrue(!health.writable() && !health.ready(), "a stalled required log is not ready: " + health);
+        assertTrue(health.lastError().contains("late"), health.lastError());
+        stalled.unblock().run();
+        stalled.log().close();
+        assertEquals(1, stalled.log().written(), "only the stuck record: the refused decision's record is left out");
+        assertEquals(1, stalled.log().failed());
+    }
+
+    @Test
     void aRecordLargerThanTheWholeBufferIsStillWritten() throws Exception {
         Path file = temp.resolve("decisions.log");
         FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 100, 1_000, DecisionLog.Mode.REQUIRED);
