@@ -29,6 +29,17 @@ public final class Audit {
         this.logParameters = logParameters;
         metrics.gauge("arbiter.decision.log.dropped", "Decision records dropped because the log could not keep up", log::dropped);
         metrics.gauge("arbiter.decision.log.written", "Decision records written to the decision log", log::written);
+        metrics.gauge("arbiter.decision.log.failed",
+                "Decision records that could not be written: unserialisable, a failed write, or not written in time", log::failed);
+        metrics.gauge("arbiter.decision.log.writer.alive", "1 while the decision log's writer runs (or there is no log)",
+                () -> !log.health().enabled() || log.health().writerAlive() ? 1 : 0);
+        metrics.gauge("arbiter.decision.log.writable", "0 from a failed write of the decision log until one succeeds",
+                () -> log.health().writable() ? 1 : 0);
+        metrics.gauge("arbiter.decision.log.last.error.timestamp.seconds",
+                "When a decision record last failed (Unix time; 0: never)", () -> {
+                    var at = log.health().lastErrorAt();
+                    return at == null ? 0 : at.toEpochMilli() / 1000.0;
+                });
     }
 
     /** No log file; recent decisions and metrics still work. */
@@ -41,8 +52,9 @@ public final class Audit {
     }
 
     /**
-     * Records one decision. In REQUIRED log mode this throws {@link DecisionLogUnavailableException} when the
-     * record cannot be kept, and the decision must not be answered.
+     * Records one decision. In REQUIRED log mode this returns once the record is written, and throws {@link
+     * DecisionLogUnavailableException} when it cannot be: then the decision must not be answered, and it is neither
+     * indexed nor counted.
      */
     public void record(String endpoint, byte[] requestBody, JsonNode request, JsonNode result, long nanos) {
         String outcome = result.path("outcome").asText("DECIDED");
@@ -53,7 +65,7 @@ public final class Audit {
                 result.path("rulesRevision").asText(null), outcome, loggedResult, nanos / 1_000);
         List<String> firedRules = firedRules(result);
         long retainedBytes = retainedBytes(requestBody.length, firedRules.size());
-        log.append(record, retainedBytes);
+        log.append(record, retainedBytes).awaitWritten();
         recent.add(record, retainedBytes);
         metrics.decision(endpoint, outcome, nanos, firedRules);
     }
@@ -67,6 +79,11 @@ public final class Audit {
      */
     static long retainedBytes(int requestBytes, int firings) {
         return 8L * requestBytes + 300L * firings + 4_096;
+    }
+
+    /** The decision log's state, for readiness and status. */
+    public DecisionLog.Health logHealth() {
+        return log.health();
     }
 
     public Optional<DecisionRecord> find(String decisionId) {

@@ -35,7 +35,7 @@ final class ServeCommand implements Callable<Integer> {
     Path decisionLog;
 
     @Option(names = "--decision-log-mode", defaultValue = "BEST_EFFORT", paramLabel = "MODE",
-            description = "BEST_EFFORT: drop (and count) records when the log cannot keep up. REQUIRED: refuse decisions (503) instead. Default: ${DEFAULT-VALUE}.")
+            description = "BEST_EFFORT: drop (and count) records the log cannot keep up with or write. REQUIRED: answer a decision only once its record is written, and refuse it (503) when it is not. Default: ${DEFAULT-VALUE}.")
     DecisionLog.Mode decisionLogMode;
 
     @Option(names = "--decision-log-size", defaultValue = "64", paramLabel = "MIB",

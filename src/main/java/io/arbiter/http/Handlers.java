@@ -101,9 +101,21 @@ final class Handlers {
         Responses.json(ctx, 200, Map.of("status", "UP"));
     }
 
-    /** Ready once a snapshot serves; a rejected reload is shown but does not make the service unready. */
+    /**
+     * Ready once a snapshot serves; a rejected reload is shown but does not make the service unready. A required
+     * decision log that cannot write, or whose writer stopped, does (503): every decision would be refused. A
+     * best-effort log's failures are shown and leave the service ready.
+     */
     void readyz(RoutingContext ctx) {
-        Responses.json(ctx, 200, status("READY"));
+        var log = decisions.audit().logHealth();
+        if (log.ready()) {
+            Responses.json(ctx, 200, status("READY"));
+            return;
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("error", new ApiError(503, "INTERNAL", log.notReadyReason()).body().error());
+        answer.putAll(status("NOT_READY"));
+        Responses.json(ctx, 503, answer);
     }
 
     void status(RoutingContext ctx) {
@@ -125,6 +137,20 @@ final class Handlers {
         snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
         answer.put("rulesRevisions", rules);
         answer.put("lastReloadError", decisions.reloadState().lastReloadError());
+        answer.put("decisionLog", decisionLog(decisions.audit().logHealth()));
+        return answer;
+    }
+
+    private static Map<String, Object> decisionLog(io.arbiter.audit.DecisionLog.Health log) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("mode", log.enabled() ? log.mode().name() : "OFF");
+        answer.put("writerAlive", log.writerAlive());
+        answer.put("writable", log.writable());
+        answer.put("written", log.written());
+        answer.put("dropped", log.dropped());
+        answer.put("failed", log.failed());
+        answer.put("lastError", log.lastError());
+        answer.put("lastErrorAt", log.lastErrorAt() == null ? null : log.lastErrorAt().toString());
         return answer;
     }
 

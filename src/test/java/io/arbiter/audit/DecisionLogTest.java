@@ -206,38 +206,62 @@ class DecisionLogTest {
     }
 
     @Test
-    void aFullDiskDropsAndCountsRecordsInBestEffortMode() throws Exception {
+    void aFullDiskFailsEachRecordInBestEffortModeAndKeepsTrying() throws Exception {
         Path full = Path.of("/dev/full");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "/dev/full is not available");
-        Audit audit = new Audit(new FileDecisionLog(full, 1L << 30, 1, 100, DecisionLog.Mode.BEST_EFFORT),
-                new RecentDecisions(10), new Metrics(), false);
+        FileDecisionLog log = new FileDecisionLog(full, 1L << 30, 1, 100, DecisionLog.Mode.BEST_EFFORT);
+        Audit audit = new Audit(log, new RecentDecisions(10), new Metrics(), false);
         Decisions decisions = decisions(audit);
 
-        for (int i = 0; i < 20; i++) {
+        decisions.decide("implementation", REQUEST, "application/json");
+        awaitUntil(() -> log.failed() == 1, () -> "the first record fails: " + log.health());
+        for (int i = 0; i < 19; i++) {
             decisions.decide("implementation", REQUEST, "application/json");
-            Thread.sleep(5);
         }
-        Thread.sleep(300);
+        awaitUntil(() -> log.failed() == 20, () -> "every later record is tried, not dropped: " + log.health());
 
-        assertTrue(audit.metrics().scrape().matches("(?s).*arbiter_decision_log_dropped [1-9].*"), audit.metrics().scrape());
+        assertEquals(0, log.dropped());
+        DecisionLog.Health health = log.health();
+        assertTrue(health.ready(), "a best-effort log does not make the service unready");
+        assertTrue(!health.writable() && health.writerAlive(), health.toString());
+        assertTrue(health.lastError().contains("/dev/full") && health.lastError().contains("No space left"), health.lastError());
+        String metrics = audit.metrics().scrape();
+        assertTrue(metrics.contains("arbiter_decision_log_failed 20.0"), metrics);
+        assertTrue(metrics.contains("arbiter_decision_log_writable 0.0"), metrics);
         audit.close();
     }
 
     @Test
-    void aFullDiskRefusesDecisionsInRequiredMode() throws Exception {
+    void aFullDiskRefusesTheFirstDecisionInRequiredMode() {
         Path full = Path.of("/dev/full");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "/dev/full is not available");
-        Audit audit = new Audit(new FileDecisionLog(full, 1L << 30, 1, 100, DecisionLog.Mode.REQUIRED),
-                new RecentDecisions(10), new Metrics(), false);
+        FileDecisionLog log = new FileDecisionLog(full, 1L << 30, 1, 100, DecisionLog.Mode.REQUIRED);
+        Audit audit = new Audit(log, new RecentDecisions(10), new Metrics(), false);
         Decisions decisions = decisions(audit);
 
-        decisions.decide("implementation", REQUEST, "application/json");
-        Thread.sleep(500);
+        for (int i = 0; i < 3; i++) {
+            DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class,
+                    () -> decisions.decide("implementation", REQUEST, "application/json"), "decision " + i);
+            assertTrue(e.getMessage().contains("required") && e.getMessage().contains("No space left"), e.getMessage());
+        }
 
-        DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class,
-                () -> decisions.decide("implementation", REQUEST, "application/json"));
-        assertTrue(e.getMessage().contains("required"), e.getMessage());
+        assertEquals(3, log.failed());
+        assertEquals(0, log.written());
+        assertTrue(!log.health().ready(), "a required log that cannot write makes the service unready");
+        assertTrue(log.health().notReadyReason().contains("No space left"), log.health().notReadyReason());
         audit.close();
+    }
+
+    /** Polls {@code condition} until it holds, failing after a generous deadline (the writer runs on its own thread). */
+    static void awaitUntil(java.util.function.BooleanSupplier condition, java.util.function.Supplier<String> message)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out: " + message.get());
+            }
+            Thread.sleep(5);
+        }
     }
 
     /** A record whose line is {@code lineBytes} long. */
@@ -292,6 +316,24 @@ class DecisionLogTest {
         stalled.unblock().run();
         stalled.log().close();
         assertEquals(1, stalled.log().written());
+    }
+
+    @Test
+    void aRecordNotWrittenInTimeRefusesItsDecisionAndIsLeftOutInRequiredMode() throws Exception {
+        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 1_000_000, DecisionLog.Mode.REQUIRED);
+
+        DecisionLog.Receipt late = stalled.log().append(largeRecord("late", 10), 100);
+        DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class, late::awaitWritten);
+
+        assertTrue(e.getMessage().contains("not written within"), e.getMessage());
+        DecisionLog.Health health = stalled.log().health();
+        assertEquals(1, health.failed());
+        assertTrue(!health.writable() && !health.ready(), "a stalled required log is not ready: " + health);
+        assertTrue(health.lastError().contains("late"), health.lastError());
+        stalled.unblock().run();
+        stalled.log().close();
+        assertEquals(1, stalled.log().written(), "only the stuck record: the refused decision's record is left out");
+        assertEquals(1, stalled.log().failed());
     }
 
     @Test

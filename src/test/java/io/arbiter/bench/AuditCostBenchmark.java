@@ -106,7 +106,7 @@ public class AuditCostBenchmark {
      */
     void awaitLogged(long records) {
         Thread writer = logWriter();
-        while (log.written() + log.dropped() < records) {
+        while (log.written() + log.dropped() + log.failed() < records) {
             LockSupport.unpark(writer);
             LockSupport.parkNanos(20_000);
         }
