@@ -1,6 +1,7 @@
 package io.arbiter.document;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonLocation;
 
 /**
  * One located problem in a document: a JSON-path-like {@code path} ({@code $.interface.rules[2].oneOf[0]}),
@@ -8,6 +9,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(String path, String problem, Integer line, Integer column) {
+
+    public Problem(String path, String problem, Locations.Location at) {
+        this(path, problem, at == null ? null : at.line(), at == null ? null : at.column());
+    }
+
+    /** A problem at a parser's location (an unknown location, line or column below 1, is left out). */
+    public Problem(String path, String problem, JsonLocation at) {
+        this(path, problem, at == null || at.getLineNr() < 1 ? null : at.getLineNr(),
+                at == null || at.getLineNr() < 1 ? null : at.getColumnNr());
+    }
 
     public static Problem at(String path, String problem) {
         return new Problem(path, problem, null, null);

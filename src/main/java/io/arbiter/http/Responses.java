@@ -60,8 +60,8 @@ final class Responses {
         if (failure instanceof Decisions.StaleRevisionException stale) {
             return new ApiError(412, "POLICY_CONFLICT", stale.getMessage());
         }
-        return new ApiError(500, "INTERNAL", "internal error: " + failure.getClass().getSimpleName()
-                + (failure.getMessage() == null ? "" : ": " + failure.getMessage()), List.of());
+        // the cause is logged by fail(); its class and message are ours to read, not the caller's
+        return new ApiError(500, "INTERNAL", "the server could not complete this request", List.of());
     }
 
     private static void write(RoutingContext ctx, int status, String contentType, Buffer body) {
