@@ -62,7 +62,8 @@ public final class Audit {
         JsonNode loggedResult = logParameters ? result : Masking.maskParameters(result);
         DecisionRecord record = new DecisionRecord(result.path("decisionId").asText(), Instant.now().toString(), endpoint,
                 digest(requestBody), loggedRequest, result.path("policyRevision").asText(null),
-                result.path("rulesRevision").asText(null), outcome, loggedResult, nanos / 1_000);
+                result.path("rulesRevision").asText(null), result.path("catalogRevision").asText(null),
+                result.path("typeInstancesRevision").asText(null), outcome, loggedResult, nanos / 1_000);
         List<String> firedRules = firedRules(result);
         long retainedBytes = retainedBytes(requestBody.length, firedRules.size());
         log.append(record, retainedBytes).awaitWritten();

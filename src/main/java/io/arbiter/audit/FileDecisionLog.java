@@ -551,6 +551,8 @@ public final class FileDecisionLog implements DecisionLog {
             writeNode(record.request(), json, provider);
             json.writeStringField("policyRevision", record.policyRevision());
             json.writeStringField("rulesRevision", record.rulesRevision());
+            json.writeStringField("catalogRevision", record.catalogRevision());
+            json.writeStringField("typeInstancesRevision", record.typeInstancesRevision());
             json.writeStringField("outcome", record.outcome());
             json.writeFieldName("result");
             writeResult(record.result(), json, provider);

@@ -1,6 +1,7 @@
 package io.arbiter.catalog;
 
 import com.networknt.schema.JsonSchema;
+import io.arbiter.document.ContentRevision;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
@@ -29,6 +30,9 @@ public final class Catalog {
     private final Set<Ref> attributes;
     /** Every Type's JSON schema, compiled when the catalog is built so that no decision compiles one. */
     private final Map<Ref, TypeSchema> schemas;
+
+    /** Computed when first asked: a request's inline catalog is never asked. */
+    private volatile String revision;
 
     /** A Type's compiled schema, or why its schema cannot be used. */
     private record TypeSchema(JsonSchema schema, String problem) {
@@ -80,6 +84,24 @@ public final class Catalog {
      */
     public Catalog withImplementations(Collection<Implementation> replacement) {
         return new Catalog(replacement, interfaces(), types.values(), attributes, schemas);
+    }
+
+    /**
+     * The content revision of everything decisions read from this catalog: Implementations, Interfaces, Types with
+     * their schemas, Attributes. Manifest files, their order and formatting do not count.
+     */
+    public String revision() {
+        String known = revision;
+        if (known == null) {
+            known = ContentRevision.start()
+                    .addCanonicalUnordered(implementations).add("")
+                    .addCanonicalUnordered(interfaces()).add("")
+                    .addCanonicalUnordered(types.values()).add("")
+                    .addCanonicalUnordered(attributes)
+                    .revision();
+            revision = known;
+        }
+        return known;
     }
 
     /** Every Interface revision read from Interface manifests. */

@@ -1,5 +1,6 @@
 package io.arbiter.catalog;
 
+import io.arbiter.document.ContentRevision;
 import io.arbiter.model.Ref;
 import io.arbiter.model.TypeInstance;
 
@@ -15,6 +16,8 @@ public final class TypeInstanceStore {
 
     private final Map<String, TypeInstance> byId;
     private final Map<Ref, List<TypeInstance>> byType;
+    /** Computed when first asked: a request's inline store is never asked. */
+    private volatile String revision;
 
     public TypeInstanceStore(Collection<TypeInstance> typeInstances) {
         this.byId = typeInstances.stream().collect(Collectors.toUnmodifiableMap(TypeInstance::id,
@@ -37,6 +40,16 @@ public final class TypeInstanceStore {
 
     public Collection<TypeInstance> all() {
         return byId.values();
+    }
+
+    /** The content revision of the TypeInstances: their order and source formatting do not count. */
+    public String revision() {
+        String known = revision;
+        if (known == null) {
+            known = ContentRevision.start().addCanonicalUnordered(byId.values()).revision();
+            revision = known;
+        }
+        return known;
     }
 
     public int size() {

@@ -151,6 +151,8 @@ public final class Decisions {
         if (decision instanceof RuleFirings firings) {
             response.set("firedRules", RuleFirings.toJson(firings.firedRules()));
         }
+        response.put("catalogRevision", call.snapshot().catalog().revision());
+        response.put("typeInstancesRevision", call.snapshot().typeInstances().revision());
         if (!call.warnings().isEmpty()) {
             ArrayNode warnings = response.has("warnings") && response.get("warnings").isArray()
                     ? (ArrayNode) response.get("warnings") : response.putArray("warnings");

@@ -136,6 +136,8 @@ final class Handlers {
         Map<String, String> rules = new LinkedHashMap<>();
         snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
         answer.put("rulesRevisions", rules);
+        answer.put("catalogRevision", snapshot.catalog().revision());
+        answer.put("typeInstancesRevision", snapshot.typeInstances().revision());
         answer.put("lastReloadError", decisions.reloadState().lastReloadError());
         answer.put("decisionLog", decisionLog(decisions.audit().logHealth()));
         return answer;

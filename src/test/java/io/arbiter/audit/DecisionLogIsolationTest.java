@@ -56,7 +56,7 @@ class DecisionLogIsolationTest {
     }
 
     private static DecisionRecord record(String id, JsonNode request) {
-        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request, null, "rules-1",
+        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request, null, "rules-1", "catalog-1", "store-1",
                 "SELECTED", Documents.jsonMapper().createObjectNode().put("decisionId", id), 1);
     }
 
@@ -69,7 +69,7 @@ class DecisionLogIsolationTest {
         request.putArray("clusters").addObject().put("name", LONE_SURROGATE);
         ObjectNode result = Documents.jsonMapper().createObjectNode().put("decisionId", id);
         result.set("firedRules", RecordedFirings.matching("cluster " + LONE_SURROGATE));
-        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "rollout", "sha256:ab", request, null, "rules-1",
+        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "rollout", "sha256:ab", request, null, "rules-1", "catalog-1", "store-1",
                 "DECIDED", result, 1);
     }
 

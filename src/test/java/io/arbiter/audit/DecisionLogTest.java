@@ -109,7 +109,7 @@ class DecisionLogTest {
                 """);
         JsonNode request = Documents.jsonMapper().readTree("{\"interface\": {\"path\": \"cap.interface.x\", \"revision\": \"é\"}}");
         DecisionRecord record = new DecisionRecord("d-1", "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request,
-                null, "rules-1", "SELECTED", result, 42);
+                null, "rules-1", "catalog-1", "store-1", "SELECTED", result, 42);
         java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
 
         FileDecisionLog.writeLine(record, sink);
@@ -118,7 +118,10 @@ class DecisionLogTest {
         assertTrue(line.endsWith("}\n") && line.indexOf('\n') == line.length() - 1, "one line: " + line);
         JsonNode written = Documents.jsonMapper().readTree(line);
         assertEquals(List.of("decisionId", "timestamp", "endpoint", "requestDigest", "request", "policyRevision",
-                "rulesRevision", "outcome", "result", "durationMicros"), iterable(written.fieldNames()));
+                "rulesRevision", "catalogRevision", "typeInstancesRevision", "outcome", "result", "durationMicros"),
+                iterable(written.fieldNames()));
+        assertEquals("catalog-1", written.get("catalogRevision").asText());
+        assertEquals("store-1", written.get("typeInstancesRevision").asText());
         assertTrue(written.get("policyRevision").isNull());
         assertEquals(request, written.get("request"));
         assertEquals(42, written.get("durationMicros").asLong());
@@ -166,7 +169,7 @@ class DecisionLogTest {
         Path file = temp.resolve("decisions.log");
         FileDecisionLog log = new FileDecisionLog(file, 2_500, 2, 1_000, DecisionLog.Mode.REQUIRED);
         for (int i = 1; i <= 10; i++) {
-            log.append(largeRecord("d-" + i, 1_000), 1_000); // two records of about 1.2 KB per file
+            log.append(largeRecord("d-" + i, 900), 1_000); // two records of about 1.2 KB per file
         }
         log.close();
 
@@ -267,7 +270,7 @@ class DecisionLogTest {
     /** A record whose line is {@code lineBytes} long. */
     private static DecisionRecord largeRecord(String id, int lineBytes) {
         JsonNode request = Documents.jsonMapper().createObjectNode().put("padding", "x".repeat(lineBytes));
-        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request, null, "rules-1",
+        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request, null, "rules-1", "catalog-1", "store-1",
                 "SELECTED", Documents.jsonMapper().createObjectNode(), 1);
     }
 

@@ -14,7 +14,7 @@ class RecentDecisionsTest {
 
     private static DecisionRecord record(String id) {
         return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab",
-                JsonNodeFactory.instance.objectNode(), null, "rules-1", "SELECTED", JsonNodeFactory.instance.objectNode(), 1);
+                JsonNodeFactory.instance.objectNode(), null, "rules-1", "catalog-1", "store-1", "SELECTED", JsonNodeFactory.instance.objectNode(), 1);
     }
 
     private static boolean has(RecentDecisions recent, String id) {
