@@ -28,6 +28,17 @@ public final class Catalog {
 
     public Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
                    Collection<TypeDefinition> types, Collection<Ref> attributes) {
+        this(implementations, interfaces, types, attributes, true);
+    }
+
+    /** {@code keepRevisions}: false for a request's Implementations, whose revisions must not enter a shared cache. */
+    private Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
+                    Collection<TypeDefinition> types, Collection<Ref> attributes, boolean keepRevisions) {
+        if (keepRevisions) {
+            Revisions.keep(implementations.stream().flatMap(impl -> Stream.concat(Stream.of(impl.revision()),
+                    impl.implementsRefs().stream().map(Ref::revision))).toList());
+            Revisions.keep(interfaces.stream().map(Ref::revision).toList());
+        }
         this.implementations = List.copyOf(implementations);
         this.implementationsByInterfacePath = this.implementations.stream()
                 .flatMap(impl -> impl.implementsRefs().stream().map(Ref::path).distinct()
@@ -52,7 +63,7 @@ public final class Catalog {
     public Catalog withImplementations(Collection<Implementation> replacement) {
         List<Ref> interfaces = interfaceRevisions.entrySet().stream()
                 .flatMap(e -> e.getValue().stream().map(revision -> new Ref(e.getKey(), revision))).toList();
-        return new Catalog(replacement, interfaces, types.values(), attributes);
+        return new Catalog(replacement, interfaces, types.values(), attributes, false);
     }
 
     public List<Implementation> implementations() {

@@ -2,6 +2,7 @@ package io.arbiter.decision.dependencies;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Limits;
 import io.arbiter.decision.dependencies.DependenciesDecision.DependencyRef;
 import io.arbiter.decision.dependencies.DependenciesDecision.PendingPolicy;
 import io.arbiter.decision.dependencies.DependenciesDecision.PolicyResult;
@@ -81,20 +82,22 @@ public final class DependenciesDecider {
         }
         ObservedObjects observed = observed(body.path("observed"), clusterNs);
         JsonNode policies = body.path("policies");
+        long templateDependencies = 0;
         for (int p = 0; p < policies.size(); p++) {
             JsonNode policy = policies.get(p);
             String ns = policy.path("namespace").asText();
             String name = policy.path("name").asText();
             facts.add(new PolicyFact(p, name, ns, ns + "." + name));
             JsonNode dependencies = policy.path("dependencies");
-            int position = 0;
+            int policyWanted = facts.size();
             for (int d = 0; d < dependencies.size(); d++) {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, sets)) {
-                    facts.add(new Wanted(p, null, Source.POLICY, position++, location, dependency,
+                    facts.add(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
                             observed.byKey().get(dependency.key())));
                 }
             }
+            policyWanted = facts.size() - policyWanted;
             JsonNode templates = policy.path("policyTemplates");
             for (int t = 0; t < templates.size(); t++) {
                 JsonNode template = templates.get(t);
@@ -112,6 +115,12 @@ public final class DependenciesDecider {
                                 observed.byKey().get(dependency.key())));
                     }
                 }
+                templateDependencies += policyWanted + extraPosition;
+            }
+            if (templateDependencies > Limits.TEMPLATE_DEPENDENCIES) {
+                throw Limits.exceeded("$.policies[" + p + "]", "the templates up to this policy have "
+                        + templateDependencies + " dependencies (each template's own plus its policy's, PolicySets "
+                        + "expanded): at most " + Limits.TEMPLATE_DEPENDENCIES + " are allowed in one request");
             }
         }
         return facts;
