@@ -40,11 +40,18 @@ public final class Catalog {
 
     public Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
                    Collection<TypeDefinition> types, Collection<Ref> attributes) {
-        this(implementations, interfaces, types, attributes, null);
+        this(implementations, interfaces, types, attributes, null, true);
     }
 
+    /** {@code keepRevisions}: false for a request's Implementations, whose revisions must not enter a shared cache. */
     private Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
-                    Collection<TypeDefinition> types, Collection<Ref> attributes, Map<Ref, TypeSchema> compiled) {
+                    Collection<TypeDefinition> types, Collection<Ref> attributes, Map<Ref, TypeSchema> compiled,
+                    boolean keepRevisions) {
+        if (keepRevisions) {
+            Revisions.keep(implementations.stream().flatMap(impl -> Stream.concat(Stream.of(impl.revision()),
+                    impl.implementsRefs().stream().map(Ref::revision))).toList());
+            Revisions.keep(interfaces.stream().map(Ref::revision).toList());
+        }
         this.implementations = List.copyOf(implementations);
         this.implementationsByInterfacePath = this.implementations.stream()
                 .flatMap(impl -> impl.implementsRefs().stream().map(Ref::path).distinct()
@@ -83,7 +90,7 @@ public final class Catalog {
      * Implementations replace the catalog's, while revisions and schemas still come from the catalog.
      */
     public Catalog withImplementations(Collection<Implementation> replacement) {
-        return new Catalog(replacement, interfaces(), types.values(), attributes, schemas);
+        return new Catalog(replacement, interfaces(), types.values(), attributes, schemas, false);
     }
 
     /**

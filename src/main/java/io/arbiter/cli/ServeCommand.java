@@ -60,6 +60,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--watch", description = "Reload when the policy file (e.g. a ConfigMap mount), a rule file, a decision table or the catalog changes. A change that fails to load is rejected and the previous policy and rules keep serving (see /readyz).")
     boolean watch;
 
+    @Option(names = "--decision-deadline", defaultValue = "10s", paramLabel = "DURATION",
+            description = "How long one decision may take (e.g. 10s, 500ms); past it the decision is abandoned and answered 503 (default: ${DEFAULT-VALUE}).")
+    String decisionDeadline;
+
     @Mixin
     SnapshotOptions snapshot;
 
@@ -69,11 +73,22 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServerOptions options = new ServerOptions(host, port, snapshot.settings(), System.getenv("ARBITER_ADMIN_TOKEN"),
-                ServerOptions.DEFAULT_SHUTDOWN_GRACE, auditSettings(), watch);
+                ServerOptions.DEFAULT_SHUTDOWN_GRACE, auditSettings(), watch, decisionDeadline());
         ArbiterServer server = ArbiterServer.start(options).toCompletionStage().toCompletableFuture().get();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();
         return 0;
+    }
+
+    /** {@code --decision-deadline}: a positive number of seconds ({@code 10s}) or milliseconds ({@code 500ms}). */
+    java.time.Duration decisionDeadline() {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("([0-9]{1,9})(ms|s)").matcher(decisionDeadline.trim());
+        if (!matcher.matches() || Long.parseLong(matcher.group(1)) == 0) {
+            throw new ParameterException(spec.commandLine(),
+                    "--decision-deadline must be a positive duration in s or ms (e.g. 10s, 500ms), not '" + decisionDeadline + "'");
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        return matcher.group(2).equals("s") ? java.time.Duration.ofSeconds(amount) : java.time.Duration.ofMillis(amount);
     }
 
     /** The audit options as settings; a count or size without room for one decision is a usage error. */

@@ -11,6 +11,7 @@ import io.arbiter.document.Documents;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
+import io.arbiter.engine.DecisionDeadline;
 import io.arbiter.engine.RuleFirings;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
@@ -43,6 +44,7 @@ public final class Decisions {
     private final AtomicReference<Snapshot> current;
     private final Audit audit;
     private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
+    private volatile java.time.Duration decisionDeadline = DecisionDeadline.DEFAULT_BUDGET;
 
     public Decisions(PolicyTypeRegistry registry, Snapshot initial) {
         this(registry, initial, Audit.inMemory());
@@ -52,6 +54,18 @@ public final class Decisions {
         this.registry = registry;
         this.current = new AtomicReference<>(initial);
         this.audit = audit;
+    }
+
+    /** How long each decision may take from the moment it is received ({@code serve --decision-deadline}). */
+    public void setDecisionDeadline(java.time.Duration deadline) {
+        if (deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException("a decision deadline must be positive, not " + deadline);
+        }
+        this.decisionDeadline = deadline;
+    }
+
+    public java.time.Duration decisionDeadline() {
+        return decisionDeadline;
     }
 
     public Audit audit() {
@@ -131,6 +145,10 @@ public final class Decisions {
      * the type's rules decide. The response carries the type's result plus any {@code warnings}.
      */
     public ObjectNode decide(String targetName, byte[] body, String contentType) {
+        return DecisionDeadline.after(decisionDeadline).within(() -> decideWithin(targetName, body, contentType));
+    }
+
+    private ObjectNode decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
         PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
                 new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
@@ -146,7 +164,14 @@ public final class Decisions {
         JsonNode version = request.tree().path("apiVersion");
         call.requireUsableVersion(version.isTextual() ? version.asText() : Versions.latestSupported(type),
                 "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-        Object decision = type.decide(call);
+        Object decision;
+        try {
+            decision = type.decide(call);
+        } catch (DecisionException e) {
+            // a decider's checks (limits among them) name paths; the request's text gives them lines
+            throw new DecisionException(e.code(), e.getMessage(),
+                    e.problems().stream().map(problem -> problem.locatedBy(request.locations())).toList());
+        }
         ObjectNode response = Documents.jsonMapper().valueToTree(decision);
         if (decision instanceof RuleFirings firings) {
             response.set("firedRules", RuleFirings.toJson(firings.firedRules()));

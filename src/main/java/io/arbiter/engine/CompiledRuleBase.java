@@ -7,6 +7,7 @@ import org.kie.api.runtime.KieSessionsPool;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -48,11 +49,14 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
 
     /** As {@link #run(Collection, Function)}, through the given phases (a subset of the rule base's, in order). */
     public <T> Run<T> run(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
+        DecisionDeadline deadline = DecisionDeadline.current();
+        deadline.check();
         KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
         FiredRuleRecorder recorder = recording ? new FiredRuleRecorder() : null;
         if (recorder != null) {
             session.addEventListener(recorder);
         }
+        ScheduledFuture<?> halt = deadline.haltAtDeadline(session);
         try {
             for (Object fact : facts) {
                 session.insert(fact);
@@ -61,14 +65,24 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
             for (int i = phasesToRun.size() - 1; i >= 0; i--) {
                 agenda.getAgendaGroup(phasesToRun.get(i)).setFocus();
             }
-            session.fireAllRules();
+            fire(session, deadline, deadline.maxFirings());
             return new Run<>(reader.apply(session), recorder == null ? List.of() : recorder.fired());
         } finally {
-            if (recorder != null) {
-                session.removeEventListener(recorder);
-            }
-            session.dispose();
+            release(session, recorder, halt);
         }
+    }
+
+    /**
+     * Fires at most {@code budget} rules; throws when that many fired (the decision needs more) or when the deadline
+     * halted the session. Returns how many fired.
+     */
+    private static int fire(KieSession session, DecisionDeadline deadline, int budget) {
+        int fired = session.fireAllRules(budget);
+        deadline.check();
+        if (fired >= budget) {
+            throw deadline.firingsExceeded();
+        }
+        return fired;
     }
 
     /**
@@ -82,9 +96,14 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
      */
     public <T> Run<List<T>> runPartitions(List<? extends Collection<?>> partitions, List<String> phasesToRun,
                                           Function<KieSession, T> reader) {
+        // partitions run on helper threads too: they get the caller's deadline, and share its firings limit
+        DecisionDeadline deadline = DecisionDeadline.current();
+        deadline.check();
+        DecisionDeadline shared = new DecisionDeadline(deadline.endNanos(), deadline.budget(),
+                Math.max(1, deadline.maxFirings() / Math.max(1, partitions.size())));
         List<Supplier<PhasedRun<T>>> tasks = new ArrayList<>(partitions.size());
         for (Collection<?> partition : partitions) {
-            tasks.add(() -> runPhaseByPhase(partition, phasesToRun, reader));
+            tasks.add(() -> runPhaseByPhase(partition, phasesToRun, reader, shared));
         }
         List<PhasedRun<T>> runs = Parallel.all(tasks);
         List<T> results = new ArrayList<>(runs.size());
@@ -106,27 +125,43 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     }
 
     /** As {@link #run}, firing one phase at a time, and noting where each phase's firings end. */
-    private <T> PhasedRun<T> runPhaseByPhase(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
+    private <T> PhasedRun<T> runPhaseByPhase(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader,
+                                             DecisionDeadline deadline) {
         KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
         FiredRuleRecorder recorder = recording ? new FiredRuleRecorder() : null;
         if (recorder != null) {
             session.addEventListener(recorder);
         }
+        ScheduledFuture<?> halt = deadline.haltAtDeadline(session);
         try {
             for (Object fact : facts) {
                 session.insert(fact);
             }
             int[] phaseEnds = new int[phasesToRun.size()];
+            int fired = 0;
             for (int i = 0; i < phasesToRun.size(); i++) {
                 session.getAgenda().getAgendaGroup(phasesToRun.get(i)).setFocus();
-                session.fireAllRules();
+                fired += fire(session, deadline, deadline.maxFirings() - fired);
                 phaseEnds[i] = recorder == null ? 0 : recorder.count();
             }
             return new PhasedRun<>(reader.apply(session), recorder == null ? List.of() : recorder.fired(), phaseEnds);
         } finally {
-            if (recorder != null) {
-                session.removeEventListener(recorder);
-            }
+            release(session, recorder, halt);
+        }
+    }
+
+    /**
+     * Disposes the session. One the deadline halted (or was about to halt) is destroyed rather than handed back to
+     * the pool, so no later decision gets a session in a halted state.
+     */
+    private static void release(KieSession session, FiredRuleRecorder recorder, ScheduledFuture<?> halt) {
+        boolean halted = !halt.cancel(false);
+        if (recorder != null) {
+            session.removeEventListener(recorder);
+        }
+        if (halted) {
+            session.destroy();
+        } else {
             session.dispose();
         }
     }

@@ -42,6 +42,7 @@ public final class ArbiterServer {
         return vertx.executeBlocking(() -> new Decisions(registry, SnapshotLoader.load(options.settings(), registry),
                         options.audit().open()))
                 .map(decisions -> {
+                    decisions.setDecisionDeadline(options.decisionDeadline());
                     if (options.watch()) {
                         try {
                             decisions.watchWith(new io.arbiter.decision.Reloader(decisions, options.settings(), registry, 300));

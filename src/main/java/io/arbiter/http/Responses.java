@@ -54,6 +54,11 @@ final class Responses {
         if (failure instanceof io.arbiter.audit.DecisionLogUnavailableException unavailable) {
             return new ApiError(503, "INTERNAL", unavailable.getMessage());
         }
+        if (failure instanceof io.arbiter.engine.DecisionDeadline.ExceededException exceeded) {
+            // past the deadline the service could not decide in time (busy, or a costly request): retry later
+            return exceeded.isDeadline() ? new ApiError(503, "INTERNAL", exceeded.getMessage())
+                    : new ApiError(400, "INVALID_REQUEST", exceeded.getMessage());
+        }
         if (failure instanceof Decisions.UnknownTargetException unknown) {
             return new ApiError(404, "NOT_FOUND", unknown.getMessage());
         }

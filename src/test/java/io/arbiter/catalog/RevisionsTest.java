@@ -35,4 +35,32 @@ class RevisionsTest {
         assertFalse(Revisions.isVersion("0.1"));
         assertFalse(Revisions.isVersion(null));
     }
+
+    /** A request's revisions are compared without being kept: a shared cache must not grow with what requests send. */
+    @Test
+    void revisionsARequestBringsAreNotKept() {
+        io.arbiter.decision.Decisions decisions = new io.arbiter.decision.Decisions(
+                io.arbiter.policytype.PolicyTypeRegistry.discover(),
+                io.arbiter.testing.Fixtures.snapshot(io.arbiter.testing.Fixtures.embeddedPolicy()));
+        int kept = Revisions.keptCount();
+        for (int i = 0; i < 20; i++) {
+            var response = decisions.decide("implementation", io.arbiter.testing.CostlyRequests.bytes(
+                    io.arbiter.testing.CostlyRequests.longRevisionsRequest(60, "r" + i + ".")), "application/json");
+            assertEquals("SELECTED", response.path("outcome").asText(), response.toString());
+            assertEquals(2, response.path("candidates").size(), "the two revisions were compared");
+        }
+        List<String> unseen = new ArrayList<>(List.of("7.0.0-unseen.1", "7.0.0-unseen.2"));
+        unseen.sort(Revisions.ASCENDING);
+        assertEquals(kept, Revisions.keptCount(), "no revision a request brought, nor one only compared, is kept");
+    }
+
+    /** What a catalog keeps is bounded in bytes: a revision longer than a version ever is is not kept. */
+    @Test
+    void onlyShortRevisionsAreKept() {
+        int kept = Revisions.keptCount();
+        Revisions.keep(List.of("8.0.0-" + "x".repeat(Revisions.KEPT_LENGTH)));
+        assertEquals(kept, Revisions.keptCount());
+        Revisions.keep(List.of("8.0.0-kept"));
+        assertEquals(kept + 1, Revisions.keptCount());
+    }
 }

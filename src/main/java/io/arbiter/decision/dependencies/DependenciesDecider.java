@@ -2,7 +2,9 @@ package io.arbiter.decision.dependencies;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Limits;
 import io.arbiter.decision.dependencies.DependenciesDecision.DependencyRef;
+import io.arbiter.decision.dependencies.DependenciesDecision.PendingPolicy;
 import io.arbiter.decision.dependencies.DependenciesDecision.PolicyResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.SetResult;
 import io.arbiter.decision.dependencies.DependenciesDecision.TemplateResult;
@@ -39,7 +41,7 @@ public final class DependenciesDecider {
     /** PolicySets, waiting chains and cycles: across policies, over what gating derived. */
     public static final List<String> REPORTING_PHASES = List.of("deps-set-members", "deps-set-unknown",
             "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
-            "deps-graph", "deps-peel", "deps-reach", "deps-cycles");
+            "deps-waited-on", "deps-chain", "deps-graph", "deps-components", "deps-cycles");
     public static final List<String> PHASES = java.util.stream.Stream.concat(GATING_PHASES.stream(),
             REPORTING_PHASES.stream()).toList();
 
@@ -80,20 +82,22 @@ public final class DependenciesDecider {
         }
         ObservedObjects observed = observed(body.path("observed"), clusterNs);
         JsonNode policies = body.path("policies");
+        long templateDependencies = 0;
         for (int p = 0; p < policies.size(); p++) {
             JsonNode policy = policies.get(p);
             String ns = policy.path("namespace").asText();
             String name = policy.path("name").asText();
             facts.add(new PolicyFact(p, name, ns, ns + "." + name));
             JsonNode dependencies = policy.path("dependencies");
-            int position = 0;
+            int policyWanted = facts.size();
             for (int d = 0; d < dependencies.size(); d++) {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, sets)) {
-                    facts.add(new Wanted(p, null, Source.POLICY, position++, location, dependency,
+                    facts.add(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
                             observed.byKey().get(dependency.key())));
                 }
             }
+            policyWanted = facts.size() - policyWanted;
             JsonNode templates = policy.path("policyTemplates");
             for (int t = 0; t < templates.size(); t++) {
                 JsonNode template = templates.get(t);
@@ -111,6 +115,12 @@ public final class DependenciesDecider {
                                 observed.byKey().get(dependency.key())));
                     }
                 }
+                templateDependencies += policyWanted + extraPosition;
+            }
+            if (templateDependencies > Limits.TEMPLATE_DEPENDENCIES) {
+                throw Limits.exceeded("$.policies[" + p + "]", "the templates up to this policy have "
+                        + templateDependencies + " dependencies (each template's own plus its policy's, PolicySets "
+                        + "expanded): at most " + Limits.TEMPLATE_DEPENDENCIES + " are allowed in one request");
             }
         }
         return facts;
@@ -209,8 +219,8 @@ public final class DependenciesDecider {
     /** What one run of the rule base produced. */
     public record Result(List<TemplateState> states, List<ReportedName> names, List<TemplateAction> actions, List<Unmet> unmet,
                          List<PolicyCompliance> policyCompliances, List<SetCompliance> setCompliances,
-                         List<SetMessage> setMessages, List<WaitingOn> waiting, List<DependsOn> edges,
-                         List<Cycle> cycles) {
+                         List<SetMessage> setMessages, List<WaitingOn> waiting, List<PolicyWaitingOn> policyWaiting,
+                         List<DependsOn> edges, List<Cycle> cycles) {
     }
 
     /**
@@ -222,8 +232,8 @@ public final class DependenciesDecider {
                 ofType(session, TemplateAction.class),
                 ofType(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
                 ofType(session, PolicyCompliance.class), ofType(session, SetCompliance.class),
-                ofType(session, SetMessage.class), ofType(session, WaitingOn.class), ofType(session, DependsOn.class),
-                ofType(session, Cycle.class));
+                ofType(session, SetMessage.class), ofType(session, WaitingOn.class),
+                ofType(session, PolicyWaitingOn.class), ofType(session, DependsOn.class), ofType(session, Cycle.class));
     }
 
     /**
@@ -274,7 +284,7 @@ public final class DependenciesDecider {
             fired.add(firing.renumbered(fired.size() + 1));
         }
         return new CompiledRuleBase.Run<>(new Result(states, names, actions, unmet, compliances, report.setCompliances(),
-                report.setMessages(), report.waiting(), report.edges(), report.cycles()), fired);
+                report.setMessages(), report.waiting(), report.policyWaiting(), report.edges(), report.cycles()), fired);
     }
 
     /** What one partition's gating derived: its results, and what the reporting phases read of it. */
@@ -352,8 +362,8 @@ public final class DependenciesDecider {
             sets.add(new SetResult(requestedSets.get(s).path("name").asText(),
                     requestedSets.get(s).path("namespace").asText(""), setCompliance.get(s), setMessage.get(s)));
         }
-        return new DependenciesDecision(UUID.randomUUID().toString(), policies, sets, cycles(result),
-                run.firedRules(), ruleBase.revision());
+        return new DependenciesDecision(UUID.randomUUID().toString(), policies, sets, pendingPolicies(result),
+                cycles(result), run.firedRules(), ruleBase.revision());
     }
 
     /**
@@ -396,6 +406,16 @@ public final class DependenciesDecider {
                     state == null ? null : state.compliant(), state == null ? null : state.message(), action,
                     unmetDependencies, List.copyOf(waiting));
         }
+    }
+
+    /** Each waited-on pending request policy with what it waits on directly, by canonical name. */
+    static List<PendingPolicy> pendingPolicies(Result result) {
+        Map<String, Set<String>> waiting = new TreeMap<>();
+        result.policyWaiting().forEach(w -> waiting.computeIfAbsent(w.policy().canonical(), k -> new java.util.TreeSet<>())
+                .add(w.label()));
+        List<PendingPolicy> pending = new ArrayList<>(waiting.size());
+        waiting.forEach((policy, labels) -> pending.add(new PendingPolicy(policy, List.copyOf(labels))));
+        return pending;
     }
 
     /** Each cycle as the names around the loop, from its smallest policy, following the dependency edges. */

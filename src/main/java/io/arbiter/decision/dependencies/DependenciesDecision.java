@@ -9,7 +9,7 @@ import java.util.List;
 
 /** The response of {@code POST /v1/decisions/dependencies}, field for field as issue 7's Contract names them. */
 public record DependenciesDecision(String decisionId, List<PolicyResult> policies, List<SetResult> policySets,
-                                   List<List<String>> cycles, @JsonIgnore List<FiredRule> firedRules,
+                                   List<PendingPolicy> pendingPolicies, List<List<String>> cycles, @JsonIgnore List<FiredRule> firedRules,
                                    String rulesRevision) implements RuleFirings {
 
     /** {@code compliant} is null when no template has a state yet. */
@@ -28,6 +28,13 @@ public record DependenciesDecision(String decisionId, List<PolicyResult> policie
     /** A dependency as judged: after canonicalisation ({@code namespace} absent when empty). */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record DependencyRef(String apiVersion, String kind, String name, String namespace, String compliance) {
+    }
+
+    /**
+     * A pending request policy that a pending template waits on, and what its own pending templates wait on directly:
+     * the next links of every waiting chain through it, stated once.
+     */
+    public record PendingPolicy(String policy, List<String> waitingOn) {
     }
 
     @JsonInclude(JsonInclude.Include.ALWAYS)

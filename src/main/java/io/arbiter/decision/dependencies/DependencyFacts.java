@@ -323,11 +323,30 @@ public final class DependencyFacts {
         }
     }
 
-    /** A pending template waits on a dependency ("Kind name"), directly or through a request policy. */
+    /** A pending template waits on a dependency ("Kind name") directly: one of its unmet dependencies. */
     public record WaitingOn(Template template, String label, String targetPolicy) implements Fact {
         @Override
         public String factId() {
             return template.factId() + " waits on " + label;
+        }
+    }
+
+    /** A request policy that some pending template waits on. */
+    public record WaitedOn(PolicyFact policy) implements Fact {
+        @Override
+        public String factId() {
+            return policy.factId() + " is waited on";
+        }
+    }
+
+    /**
+     * A waited-on request policy waits on a dependency ("Kind name") directly, through one of its pending templates:
+     * the next link of a waiting chain, stated once for the policy.
+     */
+    public record PolicyWaitingOn(PolicyFact policy, String label, String targetPolicy) implements Fact {
+        @Override
+        public String factId() {
+            return policy.factId() + " waits on " + label;
         }
     }
 
@@ -339,19 +358,14 @@ public final class DependencyFacts {
         }
     }
 
-    /** A policy that cannot be on a dependency cycle: nothing left on a loop leads to it, or it leads nowhere. */
-    public record OffCycle(PolicyFact policy) implements Fact {
+    /**
+     * Request policies that each reach every other along dependency edges (a strongly connected component of the
+     * graph), named by the smallest canonical name among them, {@code first}.
+     */
+    public record StronglyConnected(PolicyFact first, List<PolicyFact> members) implements Fact {
         @Override
         public String factId() {
-            return policy.canonical() + " is on no cycle";
-        }
-    }
-
-    /** {@code from} reaches {@code to} along dependency edges. */
-    public record Reaches(PolicyFact from, PolicyFact to) implements Fact {
-        @Override
-        public String factId() {
-            return from.canonical() + " ->* " + to.canonical();
+            return "strongly connected from " + first.canonical() + " (" + members.size() + " policies)";
         }
     }
 

@@ -10,6 +10,7 @@ import io.arbiter.decision.implementation.ImplementationDecision.AppliedRule;
 import io.arbiter.decision.implementation.ImplementationDecision.ItemExplanation;
 import io.arbiter.decision.implementation.ImplementationDecision.RejectedImplementation;
 import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Limits;
 import io.arbiter.decision.implementation.ImplementationFacts.*;
 import io.arbiter.document.Problem;
 import io.arbiter.decision.implementation.ImplementationFacts.ApplicableRule;
@@ -139,10 +140,29 @@ public final class ImplementationDecider {
         }
         catalogFacts(interfaceRef.path(), catalog, store, snapshot.platformTypeInstances(), facts);
 
+        if (request.explain()) {
+            requireExplainableSize(facts);
+        }
         CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
         List<String> phases = request.explain() ? withExplanation() : PHASES;
         return new Evaluation(interfaceRef, ruleBase,
                 ruleBase.run(facts, phases, session -> read(session, request.explain())));
+    }
+
+    /**
+     * An explanation lists each oneOf item tried with each Implementation of the Interface, and a reason for each
+     * rejection: it is refused past {@link Limits#EXPLAIN_PAIRS} such pairs (counting the items of every rule that
+     * can apply), which the decision itself does not need.
+     */
+    private static void requireExplainableSize(List<Object> facts) {
+        long items = facts.stream().filter(SourceItem.class::isInstance).count();
+        long implementations = facts.stream().filter(Implementation.class::isInstance).count();
+        if (items * implementations > Limits.EXPLAIN_PAIRS) {
+            throw Limits.exceeded("$.explain", "an explanation covers at most " + Limits.EXPLAIN_PAIRS
+                    + " oneOf items times Implementations of the Interface; this request has " + items + " items (in the"
+                    + " rules that can apply) times " + implementations + " Implementations: ask without explain, or"
+                    + " with fewer");
+        }
     }
 
     /** The decision phases followed by the explanation phases. */

@@ -5,6 +5,7 @@ import io.arbiter.catalog.ManifestLoader;
 import io.arbiter.catalog.TypeInstanceLoader;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.DecisionException.Code;
+import io.arbiter.decision.Limits;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
@@ -27,6 +28,8 @@ public final class ImplementationRequestParser {
 
     private static final Set<String> FIELDS = Set.of("apiVersion", "interface", "actionPolicy", "workflowPolicies",
             "implementations", "typeInstances", "explain");
+    /** Fields of an inline manifest that name something: at most {@link Limits#PATH_LENGTH} characters. */
+    private static final Set<String> IDENTIFIERS = Set.of("path", "prefix", "name", "alias", "kind", "ocfVersion");
     private static final Pattern REVISION = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$");
 
     private ImplementationRequestParser() {
@@ -144,6 +147,11 @@ public final class ImplementationRequestParser {
         }
         List<Implementation> result = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {
+            int before = problems.size();
+            identifierLengths(node.get(i), "$.implementations[" + i + "]", problems);
+            if (problems.size() > before) {
+                continue;
+            }
             try {
                 result.add(ManifestLoader.implementation(node.get(i)));
             } catch (ManifestLoader.ManifestException e) {
@@ -151,6 +159,39 @@ public final class ImplementationRequestParser {
             }
         }
         return result;
+    }
+
+    /**
+     * The fields of an inline manifest that name or version something (they become fact keys and are compared and
+     * sorted) are at most {@link Limits#PATH_LENGTH} and {@link Limits#REVISION_LENGTH} characters, however deep.
+     * Other text (descriptions, workflow templates) is bounded by the body limit only.
+     */
+    private static void identifierLengths(JsonNode node, String at, List<Problem> problems) {
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                identifierLengths(node.get(i), at + "[" + i + "]", problems);
+            }
+            return;
+        }
+        var fields = node.fields();
+        while (fields.hasNext()) {
+            var field = fields.next();
+            String path = at + "." + field.getKey();
+            JsonNode value = field.getValue();
+            if (field.getKey().length() > Limits.PATH_LENGTH) {
+                problems.add(Problem.at(at, "a field name is " + field.getKey().length() + " characters long: at most "
+                        + Limits.PATH_LENGTH + " are allowed"));
+            } else if (value.isTextual()) {
+                int limit = field.getKey().equals("revision") ? Limits.REVISION_LENGTH
+                        : IDENTIFIERS.contains(field.getKey()) ? Limits.PATH_LENGTH : Integer.MAX_VALUE;
+                if (value.asText().length() > limit) {
+                    problems.add(Problem.at(path, "is " + value.asText().length() + " characters long: at most "
+                            + limit + " are allowed"));
+                }
+            } else {
+                identifierLengths(value, path, problems);
+            }
+        }
     }
 
     private static List<TypeInstance> typeInstances(JsonNode node, List<Problem> problems) {

@@ -62,9 +62,12 @@ class DependenciesRulesTest {
     static final String MEMBER = "A set member reports the compliance of its policy";
     static final String UNKNOWN = "A set member without a compliance is unknown";
     static final String EDGE = "A dependency on a request policy is an edge";
-    static final String CYCLE = "The smallest policy on a loop names its cycle";
+    static final String COMPONENTS = "Policies that reach each other along dependency edges are strongly connected";
+    static final String CYCLE = "Strongly connected policies form a cycle";
+    static final String SELF_CYCLE = "A policy that depends on itself is a cycle";
     static final String WAITS = "A pending template waits on its unmet dependencies";
-    static final String WAITS_THROUGH = "A template waits on what a pending request policy it waits on waits on";
+    static final String WAITED_ON = "A request policy that a pending template waits on is waited on";
+    static final String WAITS_THROUGH = "A waited-on policy waits on what its pending templates wait on";
 
     static final List<String> COMBINING_RULES = List.of(SKIPPED, POLICY_MERGED, NO_TEMPLATES, EXTRA_MERGED, EXTRA_INTO_POLICY);
     static final List<String> JUDGE_RULES = List.of(CT_ABSENT_MET, ABSENT, CT_MET, CT_UNMET, C_NO_COUNT, C_MET, C_UNMET,
@@ -407,7 +410,40 @@ class DependenciesRulesTest {
         assertFiredTimes(run.firedRules(), CYCLE, 1);
         assertEquals(List.of(List.of("ns.a", "ns.b")), DependenciesDecider.cycles(run.result()));
         assertFiredTimes(run.firedRules(), WAITS, 3);
-        assertFired(run.firedRules(), WAITS_THROUGH);
+        // a and b are waited on (c waits on a); each says once what it waits on
+        assertFiredTimes(run.firedRules(), WAITED_ON, 2);
+        assertFiredTimes(run.firedRules(), WAITS_THROUGH, 2);
+        assertEquals(List.of(new DependenciesDecision.PendingPolicy("ns.a", List.of("Policy ns.b")),
+                new DependenciesDecision.PendingPolicy("ns.b", List.of("Policy ns.a"))),
+                DependenciesDecider.pendingPolicies(run.result()));
+    }
+
+    @Test
+    void aPolicyThatDependsOnItselfIsACycle() {
+        String policyDep = "{\"apiVersion\": \"policy.open-cluster-management.io/v1\", \"kind\": \"Policy\", \"name\": \"%s\", \"compliance\": \"Compliant\"}";
+        var run = run("""
+                {"policies": [
+                  {"name": "a", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "ta", "kind": "ConfigurationPolicy"}]},
+                  {"name": "b", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "tb", "kind": "ConfigurationPolicy"}]}]}"""
+                .formatted(policyDep.formatted("a"), policyDep.formatted("a")));
+        assertFiredTimes(run.firedRules(), COMPONENTS, 1);
+        assertFiredTimes(run.firedRules(), SELF_CYCLE, 1);
+        assertNotFired(run.firedRules(), CYCLE);
+        assertEquals(List.of(List.of("ns.a")), DependenciesDecider.cycles(run.result()));
+    }
+
+    /** A chain's links are stated once each: per template, and once per policy something waits on. */
+    @Test
+    void aChainIsDescribedOncePerLink() {
+        var decision = DependenciesDecider.decide(io.arbiter.testing.CostlyRequests.dependencyChain(50, false), ruleBase);
+        for (var policy : decision.policies()) {
+            assertEquals(1, policy.templates().get(0).waitingOn().size(), policy.name() + " lists its direct blocker only");
+        }
+        assertEquals(49, decision.pendingPolicies().size(), "p1 to p49 are waited on");
+        assertEquals(new DependenciesDecision.PendingPolicy("ns.p1", List.of("Policy ns.p2")), decision.pendingPolicies().get(0));
+        assertFiredTimes(decision.firedRules(), WAITS, 50);
+        assertFiredTimes(decision.firedRules(), WAITS_THROUGH, 49);
+        assertTrue(decision.cycles().isEmpty());
     }
 
     @Test
@@ -421,6 +457,7 @@ class DependenciesRulesTest {
         assertFiredTimes(run.firedRules(), EDGE, 1);
         assertNotFired(run.firedRules(), CYCLE);
         assertNotFired(run.firedRules(), WAITS_THROUGH); // b is not pending
+        assertTrue(DependenciesDecider.pendingPolicies(run.result()).isEmpty());
         assertFiredTimes(run.firedRules(), WAITS, 1);
     }
 }

@@ -1,0 +1,104 @@
+package io.arbiter.engine;
+
+import org.kie.api.runtime.KieSession;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * How long one decision may take, and at most how many rule firings it may record. The deadline is kept for the
+ * thread that decides ({@link #within}); {@link CompiledRuleBase} halts a session still firing when it passes, and
+ * refuses a decision whose firings reach the limit, so a costly request ends with {@link ExceededException} instead of
+ * holding a worker thread and the heap.
+ */
+public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
+
+    /** What a decision gets unless the server is configured otherwise ({@code serve --decision-deadline}). */
+    public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(10);
+    /**
+     * Firings one decision may record. Each is kept until the response is written (about 150 bytes of it), so this
+     * bounds what a decision holds: the largest request under the request limits fires about a tenth of it.
+     */
+    public static final int MAX_FIRINGS = 500_000;
+
+    private static final ThreadLocal<DecisionDeadline> CURRENT = new ThreadLocal<>();
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "arbiter-deadline-" + THREADS.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /** A decision past its deadline or its firings limit; the message says which and names the limit. */
+    public static final class ExceededException extends RuntimeException {
+        private final boolean deadline;
+
+        ExceededException(String message, boolean deadline) {
+            super(message);
+            this.deadline = deadline;
+        }
+
+        /** True for the deadline (time), false for the firings limit (the request's size). */
+        public boolean isDeadline() {
+            return deadline;
+        }
+    }
+
+    public static DecisionDeadline after(Duration budget) {
+        return new DecisionDeadline(System.nanoTime() + budget.toNanos(), budget, MAX_FIRINGS);
+    }
+
+    /** Runs {@code decision} on this thread with this deadline in force. */
+    public <T> T within(Supplier<T> decision) {
+        DecisionDeadline outer = CURRENT.get();
+        CURRENT.set(this);
+        try {
+            return decision.get();
+        } finally {
+            if (outer == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(outer);
+            }
+        }
+    }
+
+    /** The deadline in force on this thread: the default budget from now when none is. */
+    public static DecisionDeadline current() {
+        DecisionDeadline deadline = CURRENT.get();
+        return deadline != null ? deadline : after(DEFAULT_BUDGET);
+    }
+
+    public boolean passed() {
+        return System.nanoTime() - endNanos >= 0;
+    }
+
+    /** Throws when the deadline has passed. */
+    public void check() {
+        if (passed()) {
+            throw new ExceededException("the decision did not finish within its deadline of " + describe(budget)
+                    + " and was abandoned; retry later or send a smaller request", true);
+        }
+    }
+
+    ExceededException firingsExceeded() {
+        return new ExceededException("the decision needs more than " + maxFirings
+                + " rule firings, the limit for one decision; send a smaller request", false);
+    }
+
+    /** Halts {@code session} when the deadline passes; the returned handle cancels that once the session is done. */
+    ScheduledFuture<?> haltAtDeadline(KieSession session) {
+        long remaining = endNanos - System.nanoTime();
+        return TIMER.schedule(session::halt, Math.max(0, remaining), TimeUnit.NANOSECONDS);
+    }
+
+    private static String describe(Duration budget) {
+        long millis = budget.toMillis();
+        return millis > 0 && millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+}

@@ -1,0 +1,90 @@
+package io.arbiter.testing;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.document.Documents;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Requests under the 1 MiB body limit that cost far more than their size unless the service bounds them (issue 24):
+ * dependency chains and cycles, {@code explain} over many oneOf items and inline Implementations, long revisions.
+ * Shared by the limit tests and by {@code io.arbiter.bench.HostileCost}, which measures them.
+ */
+public final class CostlyRequests {
+
+    public static final String INTERFACE = "cap.interface.costly.install";
+    private static final String POLICY_API = "policy.open-cluster-management.io/v1";
+
+    private CostlyRequests() {
+    }
+
+    /**
+     * {@code policies} policies, each with one template, each depending on the next ({@code p0 -> p1 -> ... }); the last
+     * depends on a Policy outside the request (so every template is pending), or on {@code p0} when {@code cycle}.
+     */
+    public static ObjectNode dependencyChain(int policies, boolean cycle) {
+        ObjectNode body = Documents.jsonMapper().createObjectNode();
+        ArrayNode list = body.putArray("policies");
+        for (int p = 0; p < policies; p++) {
+            String next = p + 1 < policies ? "p" + (p + 1) : cycle ? "p0" : "outside";
+            ObjectNode policy = list.addObject().put("name", "p" + p).put("namespace", "ns");
+            policy.putArray("dependencies").addObject().put("apiVersion", POLICY_API).put("kind", "Policy")
+                    .put("name", next).put("compliance", "Compliant");
+            policy.putArray("policyTemplates").addObject().put("name", "p" + p + "-t").put("kind", "ConfigurationPolicy");
+        }
+        return body;
+    }
+
+    /**
+     * An implementation request for {@link #INTERFACE} whose action policy has one rule of {@code items} oneOf items,
+     * none of which matches any of {@code implementations} inline Implementations of the Interface.
+     */
+    public static ObjectNode explainRequest(int items, int implementations, boolean explain) {
+        ObjectNode body = Documents.jsonMapper().createObjectNode();
+        body.putObject("interface").put("path", INTERFACE).put("revision", "0.1.0");
+        ObjectNode rule = body.putObject("actionPolicy").putObject("interface").putArray("rules").addObject();
+        rule.putObject("interface").put("path", INTERFACE);
+        ArrayNode oneOf = rule.putArray("oneOf");
+        for (int i = 0; i < items; i++) {
+            oneOf.addObject().putObject("implementationConstraints").put("path", "cap.implementation.none.n" + i);
+        }
+        ArrayNode list = body.putArray("implementations");
+        for (int i = 0; i < implementations; i++) {
+            list.add(implementation("i" + i, "0.1.0"));
+        }
+        body.put("explain", explain);
+        return body;
+    }
+
+    /** An implementation request with two inline Implementations of {@link #INTERFACE} whose revisions are long and unique. */
+    public static ObjectNode longRevisionsRequest(int revisionLength, String unique) {
+        ObjectNode body = Documents.jsonMapper().createObjectNode();
+        body.putObject("interface").put("path", INTERFACE).put("revision", "0.1.0");
+        ObjectNode rule = body.putObject("actionPolicy").putObject("interface").putArray("rules").addObject();
+        rule.putObject("interface").put("path", INTERFACE);
+        rule.putArray("oneOf").addObject();
+        ArrayNode list = body.putArray("implementations");
+        for (String prefix : new String[] {"1.0.0-a", "1.0.0-b"}) {
+            StringBuilder revision = new StringBuilder(prefix).append(unique);
+            while (revision.length() < revisionLength) {
+                revision.append('x');
+            }
+            list.add(implementation("long", revision.toString()));
+        }
+        return body;
+    }
+
+    /** A minimal Implementation manifest of {@link #INTERFACE}. */
+    public static ObjectNode implementation(String name, String revision) {
+        ObjectNode manifest = Documents.jsonMapper().createObjectNode();
+        manifest.put("ocfVersion", "0.0.1").put("kind", "Implementation").put("revision", revision);
+        manifest.putObject("metadata").put("prefix", "cap.implementation.costly").put("name", name);
+        manifest.putObject("spec").putArray("implements").addObject().put("path", INTERFACE).put("revision", "0.1.0");
+        return manifest;
+    }
+
+    public static byte[] bytes(ObjectNode body) {
+        return body.toString().getBytes(StandardCharsets.UTF_8);
+    }
+}
