@@ -246,6 +246,10 @@ class ShapeErrorsEndpointTest {
                         {"strategy": {"type": "All", "all": {"maxFailures": 2147483648}},
                          "decisionGroups": [{"groupIndex": 0, "clusters": ["c1"]}], "now": "2026-01-01T00:00:00Z"}
                         """, "$.strategy.all.maxFailures"},
+                {ROLLOUT, """
+                        {"strategy": {"type": "Progressive", "progressive": {"maxFailures": "1e400%"}},
+                         "decisionGroups": [{"groupIndex": 0, "clusters": ["c1"]}], "now": "2026-01-01T00:00:00Z"}
+                        """, "$.strategy.progressive.maxFailures"},
                 {DEPENDENCIES, """
                         {"policies": [{"name": "app", "namespace": "policies"}],
                          "observed": [{"apiVersion": "policy.open-cluster-management.io/v1", "kind": "Policy",

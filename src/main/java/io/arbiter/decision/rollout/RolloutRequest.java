@@ -33,7 +33,8 @@ public final class RolloutRequest {
             RolloutFacts.SUCCEEDED, RolloutFacts.FAILED, RolloutFacts.TIME_OUT, RolloutFacts.SKIP);
     /** The reference's check, unanchored as there: digits then h, m or s first (ocm-rollout.md section 1). */
     private static final Pattern DEADLINE = Pattern.compile("^(([0-9])+[h|m|s])|None$");
-    private static final Pattern PERCENT = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?%");
+    /** Possessive: backtracking into the digits of a long run that is no percentage would be quadratic. */
+    private static final Pattern PERCENT = Pattern.compile("[-+]?(\\d++\\.?\\d*+|\\.\\d++)([eE][-+]?\\d++)?%");
     /** How much of a refused value a message quotes. */
     private static final int QUOTED = 40;
     private static final Map<String, String> FIELD_OF_TYPE = Map.of(RolloutFacts.ALL, "all",
