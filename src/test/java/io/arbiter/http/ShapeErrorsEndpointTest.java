@@ -266,6 +266,22 @@ class ShapeErrorsEndpointTest {
         }
     }
 
+    /** The schema takes 2.0 as the integer 2 (JSON Schema draft 7): the decision must read it so too. */
+    @Test
+    void aWholeNumberWrittenWithAFractionIsThatNumber() {
+        String request = """
+                {"strategy": {"type": "Progressive", "progressive": {"maxConcurrency": %s}},
+                 "decisionGroups": [{"groupIndex": 0, "clusters": ["c1", "c2", "c3"]}], "now": "2026-01-01T00:00:00Z"}
+                """;
+
+        var whole = client.postJson(ROLLOUT, request.formatted("1"));
+        var fraction = client.postJson(ROLLOUT, request.formatted("1.0"));
+
+        assertEquals(200, fraction.status(), fraction.body());
+        assertEquals(1, fraction.json().path("toRollout").size(), fraction.body());
+        assertEquals(whole.json().path("toRollout"), fraction.json().path("toRollout"));
+    }
+
     // 5. Duplicates and unknown fields
 
     @Test

@@ -137,9 +137,10 @@ public final class RolloutRequest {
         if (value.isMissingNode() || value.isNull()) {
             return;
         }
-        if (value.isIntegralNumber()) {
-            if (!value.canConvertToInt()) {
-                problems.add(Problem.at(where + "." + field, value + " is out of range"));
+        if (value.isNumber()) { // 2.0 is an integer to the schema, as 2 is
+            if (!value.canConvertToExactIntegral() || !value.canConvertToInt()) {
+                problems.add(Problem.at(where + "." + field, "a number of clusters is a whole number from "
+                        + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE));
                 return;
             }
             facts.add(new LimitSpec(field, value.intValue(), null));
