@@ -168,9 +168,7 @@ public final class Decisions {
         try {
             decision = type.decide(call);
         } catch (DecisionException e) {
-            // a decider's checks (limits among them) name paths; the request's text gives them lines
-            throw new DecisionException(e.code(), e.getMessage(),
-                    e.problems().stream().map(problem -> problem.locatedBy(request.locations())).toList());
+            throw located(e, request);
         }
         ObjectNode response = Documents.jsonMapper().valueToTree(decision);
         if (decision instanceof RuleFirings firings) {
@@ -187,6 +185,17 @@ public final class Decisions {
         return response;
     }
 
+    /** A type's refusal with each problem given the line and column of its path in the request, where it has none. */
+    private static DecisionException located(DecisionException e, LocatedDocument request) {
+        if (e.problems().stream().allMatch(problem -> problem.line() != null)) {
+            return e;
+        }
+        DecisionException located = new DecisionException(e.code(), e.getMessage(),
+                e.problems().stream().map(problem -> problem.locatedBy(request.locations())).toList());
+        located.setStackTrace(e.getStackTrace());
+        return located;
+    }
+
     private JsonSchema schema(Target target) {
         return schemas.computeIfAbsent(target.name(), name -> JsonSchemas.compile(target.requestSchema()));
     }
@@ -197,7 +206,8 @@ public final class Decisions {
 
     public Validation validatePolicy(byte[] body, String contentType) {
         try {
-            PolicyDocument document = withVersionWarnings(PolicyParser.parse(body, contentType));
+            LocatedDocument text = Documents.parse(body, contentType);
+            PolicyDocument document = withVersionWarnings(PolicyParser.parse(text), text);
             return new Validation(true, List.of(), document.warnings());
         } catch (DocumentException e) {
             return new Validation(false, e.problems(), List.of());
@@ -243,7 +253,8 @@ public final class Decisions {
     public PolicyDocument replacePolicy(byte[] body, String contentType, Optional<String> ifMatch) {
         PolicyDocument parsed;
         try {
-            parsed = withVersionWarnings(PolicyParser.parse(body, contentType));
+            LocatedDocument text = Documents.parse(body, contentType);
+            parsed = withVersionWarnings(PolicyParser.parse(text), text);
         } catch (DocumentException e) {
             audit.metrics().policyReload(false);
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, e.getMessage(), e.problems());
@@ -262,8 +273,9 @@ public final class Decisions {
      * Checks what only the server can: backends that are not Hub storages are problems; a deprecated syntax
      * version and ids the store cannot resolve are warnings.
      */
-    private PolicyDocument withVersionWarnings(PolicyDocument document) {
-        List<Problem> problems = HubStorageCheck.problems(document.policy(), current.get().typeInstances(), current.get().catalog());
+    private PolicyDocument withVersionWarnings(PolicyDocument document, LocatedDocument text) {
+        List<Problem> problems = HubStorageCheck.problems(document.policy(), current.get().typeInstances(), current.get().catalog())
+                .stream().map(problem -> problem.locatedBy(text.locations())).toList();
         if (!problems.isEmpty()) {
             throw new DocumentException("the policy is invalid: " + problems.get(0), problems);
         }

@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * JSON Schema validation whose problems use our paths: {@code $.a.b[0]}, unknown fields at the key. Our own
@@ -49,7 +50,39 @@ public final class JsonSchemas {
 
     /** Compiles one of our own (draft 7) schemas. */
     public static JsonSchema compile(JsonNode schema) {
-        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(schema, CONFIG);
+        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(exactBounds(schema), CONFIG);
+    }
+
+    private static final Set<String> BOUNDS = Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum");
+    /** Keywords whose values are instance data, not schemas: their numbers stay as written. */
+    private static final Set<String> DATA = Set.of("enum", "const", "default", "examples");
+
+    /**
+     * The schema with its integral number bounds written as decimals. The validator compares an integer instance
+     * with an integral bound through {@code asLong()}, which wraps: 2^64 and 1e400 read as 0 and pass
+     * {@code maximum: 2147483647}. A decimal bound is compared exactly.
+     */
+    static JsonNode exactBounds(JsonNode schema) {
+        JsonNode copy = schema.deepCopy();
+        decimalBounds(copy);
+        return copy;
+    }
+
+    private static void decimalBounds(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            List<String> names = new ArrayList<>();
+            object.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                JsonNode value = object.get(name);
+                if (BOUNDS.contains(name) && value.isIntegralNumber()) {
+                    object.put(name, value.decimalValue());
+                } else if (!DATA.contains(name)) {
+                    decimalBounds(value);
+                }
+            }
+        } else if (node.isArray()) {
+            node.forEach(JsonSchemas::decimalBounds);
+        }
     }
 
     /** A schema that cannot be compiled, said in our words. */

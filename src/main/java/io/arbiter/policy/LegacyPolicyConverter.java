@@ -13,6 +13,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Converts the legacy policy syntax ({@code apiVersion: 0.1.0}, a {@code rules} map keyed by {@code path:revision},
@@ -90,6 +92,37 @@ public final class LegacyPolicyConverter {
         ObjectNode current = NODES.objectNode();
         current.putObject("interface").set("rules", rules);
         return current;
+    }
+
+    private static final Pattern CONVERTED_RULE = Pattern.compile("^\\$\\.interface\\.rules\\[(\\d+)](.*)$");
+    private static final Pattern CONVERTED_INJECT = Pattern.compile("^(\\.oneOf\\[\\d+])\\.inject(?:\\.requiredTypeInstances)?(.*)$");
+
+    /**
+     * Where a field of {@link #convert}'s result came from in {@code legacy}, so that a problem of the converted
+     * policy can be located in the text the user wrote: {@code $.interface.rules[1].oneOf[0].inject.requiredTypeInstances[2]}
+     * is {@code $.rules['cap.x:0.1.0'].oneOf[0].injectTypeInstances[2]}. A path it cannot map stays as it is.
+     */
+    public static String legacyPath(String convertedPath, JsonNode legacy) {
+        Matcher rule = CONVERTED_RULE.matcher(convertedPath);
+        JsonNode rules = legacy.path("rules");
+        if (!rule.matches() || !rules.isObject()) {
+            return convertedPath;
+        }
+        int index = Integer.parseInt(rule.group(1));
+        Iterator<String> keys = rules.fieldNames();
+        for (int i = 0; i < index && keys.hasNext(); i++) {
+            keys.next();
+        }
+        if (!keys.hasNext()) {
+            return convertedPath;
+        }
+        String rulePath = child("$.rules", keys.next());
+        String rest = rule.group(2);
+        if (rest.startsWith(".interface")) {
+            return rulePath; // the key is the Interface reference
+        }
+        Matcher inject = CONVERTED_INJECT.matcher(rest);
+        return inject.matches() ? rulePath + inject.group(1) + ".injectTypeInstances" + inject.group(2) : rulePath + rest;
     }
 
     private static ObjectNode rule(String key, JsonNode value, String path, List<Problem> problems) {

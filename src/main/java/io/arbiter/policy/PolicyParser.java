@@ -8,6 +8,7 @@ import io.arbiter.document.Documents;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Locations;
+import io.arbiter.document.Nodes;
 import io.arbiter.document.Problem;
 import io.arbiter.model.Ref;
 
@@ -49,8 +50,8 @@ public final class PolicyParser {
     public static PolicyDocument parse(LocatedDocument document) {
         if (LegacyPolicyConverter.isLegacy(document.tree())) {
             JsonNode converted = convertLegacy(document.tree(), "$", document.locations());
-            List<Problem> problems = validate(converted).stream()
-                    .map(problem -> Problem.at(problem.path(), problem.problem() + " (in the converted legacy policy)"))
+            List<Problem> problems = legacyProblems(validate(converted), document.tree()).stream()
+                    .map(problem -> problem.locatedBy(document.locations()))
                     .toList();
             if (!problems.isEmpty()) {
                 throw new DocumentException("the legacy policy converts to an invalid policy: " + problems.size() + " problem(s)", problems);
@@ -79,11 +80,19 @@ public final class PolicyParser {
         }
     }
 
+    /** The problems of a converted legacy policy, at the fields of the legacy policy they come from. */
+    private static List<Problem> legacyProblems(List<Problem> converted, JsonNode legacy) {
+        return converted.stream().map(problem -> Problem.at(LegacyPolicyConverter.legacyPath(problem.path(), legacy),
+                problem.problem() + " (in the converted legacy policy)")).toList();
+    }
+
     /** Parses a policy embedded in a request; problems are located under {@code prefix} (e.g. {@code $.actionPolicy}). */
     public static Policy parseEmbedded(JsonNode tree, String prefix, Locations locations) {
         if (LegacyPolicyConverter.isLegacy(tree)) {
             JsonNode converted = convertLegacy(tree, prefix, locations);
-            List<Problem> problems = validate(converted).stream().map(problem -> problem.under(prefix)).toList();
+            List<Problem> problems = legacyProblems(validate(converted), tree).stream()
+                    .map(problem -> problem.under(prefix).locatedBy(locations))
+                    .toList();
             if (!problems.isEmpty()) {
                 throw new DocumentException("the legacy policy at " + prefix + " converts to an invalid policy", problems);
             }
@@ -115,9 +124,13 @@ public final class PolicyParser {
         return problems;
     }
 
+    /**
+     * What the schema cannot say. Runs beside the schema check, so it reports in the same pass but must not trust the
+     * shape: it only walks lists that are lists and reads only fields of the expected type.
+     */
     private static List<Problem> semanticProblems(JsonNode tree) {
         List<Problem> problems = new ArrayList<>();
-        JsonNode rules = tree.path("interface").path("rules");
+        List<JsonNode> rules = Nodes.items(tree.path("interface").path("rules"));
         Map<String, Integer> seenKeys = new HashMap<>();
         for (int i = 0; i < rules.size(); i++) {
             String rulePath = "$.interface.rules[" + i + "]";
@@ -132,7 +145,7 @@ public final class PolicyParser {
                 problems.add(Problem.at(rulePath + ".interface",
                         "a second rule for Interface " + key + " (the first is interface.rules[" + first + "])"));
             }
-            JsonNode oneOf = rules.get(i).path("oneOf");
+            List<JsonNode> oneOf = Nodes.items(rules.get(i).path("oneOf"));
             for (int j = 0; j < oneOf.size(); j++) {
                 String itemPath = rulePath + ".oneOf[" + j + "].implementationConstraints";
                 JsonNode constraints = oneOf.get(j).path("implementationConstraints");
@@ -151,7 +164,7 @@ public final class PolicyParser {
                 checkRefs(constraints.path("requires"), itemPath + ".requires", problems);
             }
         }
-        JsonNode typeInstanceRules = tree.path("typeInstance").path("rules");
+        List<JsonNode> typeInstanceRules = Nodes.items(tree.path("typeInstance").path("rules"));
         for (int i = 0; i < typeInstanceRules.size(); i++) {
             checkRef(typeInstanceRules.get(i).path("typeRef"), "$.typeInstance.rules[" + i + "].typeRef", true, problems);
         }
@@ -161,8 +174,9 @@ public final class PolicyParser {
     /** One inject list may not name the same parameter or additional TypeInstance twice: which one would apply? */
     private static void uniqueNames(JsonNode entries, String path, List<Problem> problems) {
         Map<String, Integer> seen = new HashMap<>();
-        for (int k = 0; k < entries.size(); k++) {
-            JsonNode name = entries.get(k).path("name");
+        List<JsonNode> items = Nodes.items(entries);
+        for (int k = 0; k < items.size(); k++) {
+            JsonNode name = items.get(k).path("name");
             if (name.isTextual()) {
                 Integer first = seen.putIfAbsent(name.asText(), k);
                 if (first != null) {
@@ -174,8 +188,9 @@ public final class PolicyParser {
     }
 
     private static void checkRefs(JsonNode refs, String path, List<Problem> problems) {
-        for (int k = 0; k < refs.size(); k++) {
-            checkRef(refs.get(k), path + "[" + k + "]", false, problems);
+        List<JsonNode> items = Nodes.items(refs);
+        for (int k = 0; k < items.size(); k++) {
+            checkRef(items.get(k), path + "[" + k + "]", false, problems);
         }
     }
 

@@ -11,8 +11,10 @@ import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
 import io.arbiter.decision.merge.PolicyMergeFacts.SourceKind;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.LocatedDocument;
+import io.arbiter.document.Problem;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.model.Ref;
+import io.arbiter.policy.HubStorageCheck;
 import io.arbiter.policy.Policy;
 import io.arbiter.policy.PolicyParser;
 
@@ -41,7 +43,7 @@ public final class BackendDecider {
                     ref.path("revision").isTextual() ? ref.path("revision").asText() : null)));
         }
         if (body.hasNonNull("actionPolicy")) {
-            Policy action = actionPolicy(body.get("actionPolicy"), request);
+            Policy action = actionPolicy(body.get("actionPolicy"), request, snapshot);
             facts.add(new PolicySource("actionPolicy", SourceKind.ACTION, 0, "$.actionPolicy"));
             ruleFacts(action, "actionPolicy", "$.actionPolicy.", facts);
         }
@@ -66,13 +68,23 @@ public final class BackendDecider {
                 snapshot.policy().revision(), ruleBase.revision());
     }
 
-    private static Policy actionPolicy(JsonNode tree, LocatedDocument request) {
+    /** The request's action policy, held to what PUT /v1/policy holds the global one to: its backends are Hub storages. */
+    private static Policy actionPolicy(JsonNode tree, LocatedDocument request, Snapshot snapshot) {
+        Policy policy;
+        List<Problem> problems;
         try {
-            return PolicyParser.parseEmbedded(tree, "$.actionPolicy", request.locations());
+            policy = PolicyParser.parseEmbedded(tree, "$.actionPolicy", request.locations());
+            problems = HubStorageCheck.problems(policy, snapshot.typeInstances(), snapshot.catalog()).stream()
+                    .map(problem -> problem.under("$.actionPolicy").locatedBy(request.locations())).toList();
         } catch (DocumentException e) {
-            throw new DecisionException(DecisionException.Code.INVALID_POLICY,
-                    "the policy at $.actionPolicy cannot be applied: " + e.problems().get(0), e.problems());
+            problems = e.problems();
+            policy = null;
         }
+        if (!problems.isEmpty()) {
+            throw new DecisionException(DecisionException.Code.INVALID_POLICY,
+                    "the policy at $.actionPolicy cannot be applied: " + problems.get(0), problems);
+        }
+        return policy;
     }
 
     private static void ruleFacts(Policy policy, String sourceId, String prefix, List<Object> facts) {

@@ -150,7 +150,7 @@ public final class DependenciesDecider {
             String effectiveNs = effectiveNamespace(group, kind, object.path("namespace").asText(""), clusterNs);
             Observed fact = new Observed(o, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
                     object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
-                    object.path("totalViolations").isIntegralNumber() ? object.get("totalViolations").asInt() : null);
+                    object.path("totalViolations").isNumber() ? object.get("totalViolations").longValue() : null);
             Observed earlier = byLocalKey.putIfAbsent(fact.localKey(), fact);
             if (earlier != null) {
                 problems.add(Problem.at("$.observed[" + o + "]", kind + " " + (effectiveNs.isEmpty() ? "" : effectiveNs + "/")

@@ -48,6 +48,7 @@ public final class DependenciesPolicyType implements PolicyType {
 
     @Override
     public Object decide(DecisionCall call) {
+        UniqueEntries.require(call.request().tree());
         return DependenciesDecider.decide(call.request().tree(), call.ruleBase());
     }
 }

@@ -147,10 +147,10 @@ public final class DependencyFacts {
      * its own). {@code key} as {@link Dependency#key()}; {@code localKey} is kind, namespace and name, which a template's
      * own object is found by.
      */
-    public record Observed(int index, String key, String localKey, String compliant, Integer totalViolations) {
+    public record Observed(int index, String key, String localKey, String compliant, Long totalViolations) {
 
         public boolean violationFree() {
-            return totalViolations != null && totalViolations == 0;
+            return totalViolations != null && totalViolations == 0L;
         }
     }
 

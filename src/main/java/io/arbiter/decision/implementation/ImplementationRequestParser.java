@@ -8,6 +8,7 @@ import io.arbiter.decision.DecisionException.Code;
 import io.arbiter.decision.Limits;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.LocatedDocument;
+import io.arbiter.document.Nodes;
 import io.arbiter.document.Problem;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
@@ -57,8 +58,9 @@ public final class ImplementationRequestParser {
         if (!workflow.isMissingNode() && !workflow.isNull() && !workflow.isArray()) {
             problems.add(Problem.at("$.workflowPolicies", "must be a list of policies"));
         }
-        for (int i = 0; i < workflow.size(); i++) {
-            workflowStepProblems(workflow.get(i), "$.workflowPolicies[" + i + "]", problems);
+        List<JsonNode> steps = Nodes.items(workflow);
+        for (int i = 0; i < steps.size(); i++) {
+            workflowStepProblems(steps.get(i), "$.workflowPolicies[" + i + "]", problems);
         }
         if (!problems.isEmpty()) {
             throw invalid(problems, document);
@@ -70,8 +72,8 @@ public final class ImplementationRequestParser {
             actionPolicy = embeddedPolicy(body.get("actionPolicy"), "$.actionPolicy", document, policyProblems);
         }
         List<Policy> workflowPolicies = new ArrayList<>();
-        for (int i = 0; i < workflow.size(); i++) {
-            Policy policy = embeddedPolicy(workflow.get(i), "$.workflowPolicies[" + i + "]", document, policyProblems);
+        for (int i = 0; i < steps.size(); i++) {
+            Policy policy = embeddedPolicy(steps.get(i), "$.workflowPolicies[" + i + "]", document, policyProblems);
             if (policy != null) {
                 workflowPolicies.add(policy);
             }
@@ -87,7 +89,7 @@ public final class ImplementationRequestParser {
     /**
      * A Workflow-step policy may carry only {@code interface.rules[]} whose items inject
      * {@code additionalParameters} (policy-syntax 5); anything else is refused. Unknown fields are left to the
-     * policy schema.
+     * policy schema, and so are wrong shapes: this check runs before it, so it walks only what has the right shape.
      */
     private static void workflowStepProblems(JsonNode policy, String at, List<Problem> problems) {
         String why = "a Workflow-step policy may only carry interface.rules with additionalParameters";
@@ -102,9 +104,9 @@ public final class ImplementationRequestParser {
                 problems.add(Problem.at(at + ".interface." + name, why));
             }
         });
-        JsonNode rules = iface.path("rules");
+        List<JsonNode> rules = Nodes.items(iface.path("rules"));
         for (int r = 0; r < rules.size(); r++) {
-            JsonNode oneOf = rules.get(r).path("oneOf");
+            List<JsonNode> oneOf = Nodes.items(rules.get(r).path("oneOf"));
             for (int j = 0; j < oneOf.size(); j++) {
                 String itemAt = at + ".interface.rules[" + r + "].oneOf[" + j + "].inject";
                 oneOf.get(j).path("inject").fieldNames().forEachRemaining(name -> {

@@ -12,9 +12,6 @@ import io.arbiter.decision.rollout.RolloutFacts.StrayRecord;
 import io.arbiter.document.Problem;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -36,7 +33,10 @@ public final class RolloutRequest {
             RolloutFacts.SUCCEEDED, RolloutFacts.FAILED, RolloutFacts.TIME_OUT, RolloutFacts.SKIP);
     /** The reference's check, unanchored as there: digits then h, m or s first (ocm-rollout.md section 1). */
     private static final Pattern DEADLINE = Pattern.compile("^(([0-9])+[h|m|s])|None$");
-    private static final Pattern PERCENT = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?%");
+    /** Possessive: backtracking into the digits of a long run that is no percentage would be quadratic. */
+    private static final Pattern PERCENT = Pattern.compile("[-+]?(\\d++\\.?\\d*+|\\.\\d++)([eE][-+]?\\d++)?%");
+    /** How much of a refused value a message quotes. */
+    private static final int QUOTED = 40;
     private static final Map<String, String> FIELD_OF_TYPE = Map.of(RolloutFacts.ALL, "all",
             RolloutFacts.PROGRESSIVE, "progressive", RolloutFacts.PROGRESSIVE_PER_GROUP, "progressivePerGroup");
 
@@ -117,7 +117,7 @@ public final class RolloutRequest {
         }
         try {
             if (!DEADLINE.matcher(text).find()) {
-                throw new IllegalArgumentException("'" + text + "' is not a deadline: give digits and h, m or s "
+                throw new IllegalArgumentException(quote(text) + " is not a deadline: give digits and h, m or s "
                         + "(e.g. 90s, 10m, 1h30m), or None");
             }
             return GoDuration.parseMicros(text);
@@ -132,18 +132,24 @@ public final class RolloutRequest {
         if (value.isMissingNode() || value.isNull()) {
             return;
         }
-        if (value.isIntegralNumber()) {
-            if (!value.canConvertToInt()) {
-                problems.add(Problem.at(where + "." + field, value + " is out of range"));
+        if (value.isNumber()) { // 2.0 is an integer to the schema, as 2 is
+            if (!value.canConvertToExactIntegral() || !value.canConvertToInt()) {
+                problems.add(Problem.at(where + "." + field, "a number of clusters is a whole number from "
+                        + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE));
                 return;
             }
             facts.add(new LimitSpec(field, value.intValue(), null));
         } else if (value.isTextual() && PERCENT.matcher(value.asText()).matches()) {
             String text = value.asText();
-            facts.add(new LimitSpec(field, null, Double.parseDouble(text.substring(0, text.length() - 1))));
+            double percent = Double.parseDouble(text.substring(0, text.length() - 1));
+            if (Double.isInfinite(percent)) {
+                problems.add(Problem.at(where + "." + field, quote(text) + " is out of range for a percentage"));
+                return;
+            }
+            facts.add(new LimitSpec(field, null, percent));
         } else {
             problems.add(Problem.at(where + "." + field,
-                    "'" + value.asText() + "' is neither a number of clusters nor a percentage (e.g. 2 or \"25%\")"));
+                    quote(value.asText()) + " is neither a number of clusters nor a percentage (e.g. 2 or \"25%\")"));
         }
     }
 
@@ -236,15 +242,19 @@ public final class RolloutRequest {
 
     private static long time(String text, String where, List<Problem> problems) {
         try {
-            Long plain = Rfc3339.micros(text);
-            return plain != null ? plain : micros(OffsetDateTime.parse(text).toInstant());
-        } catch (DateTimeParseException e) {
-            problems.add(Problem.at(where, "'" + text + "' is not an RFC 3339 time (e.g. 2026-01-01T00:10:00Z)"));
+            return Rfc3339.micros(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(Problem.at(where, quote(text) + " is not an RFC 3339 time (e.g. 2026-01-01T00:10:00Z): " + e.getMessage()));
             return 0;
         }
     }
 
     private static long micros(Instant instant) {
-        return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+        return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
+    }
+
+    /** A value quoted in a message, cut short: the problem's path already says where the whole of it is. */
+    static String quote(String text) {
+        return "'" + (text.length() <= QUOTED ? text : text.substring(0, QUOTED) + "…") + "'";
     }
 }

@@ -188,6 +188,18 @@ class DependenciesRulesTest {
                 obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 2")).firedRules(), C_UNMET);
         assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
                 obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"compliant\": \"Compliant\"")).firedRules(), C_NO_COUNT);
+        // 0.0 is the integer 0 to the request schema, so it is a count of violations too
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 0.0")).firedRules(), C_MET);
+    }
+
+    @Test
+    void violationsAreCountedIn64Bits() {
+        // 2^32 read as an int is 0: the constraint looked violation-free
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 4294967296")).firedRules(), C_UNMET);
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "NonCompliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 9223372036854775807")).firedRules(), C_MET);
     }
 
     // ---- combining (section 4) -------------------------------------------------------------------------
