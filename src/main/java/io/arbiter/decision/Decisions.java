@@ -224,7 +224,8 @@ public final class Decisions {
     public Validation lintPolicy(byte[] body, String contentType) {
         PolicyDocument document;
         try {
-            document = withVersionWarnings(PolicyParser.parse(body, contentType));
+            LocatedDocument text = Documents.parse(body, contentType);
+            document = withVersionWarnings(PolicyParser.parse(text), text);
         } catch (DocumentException | DecisionException e) {
             return validatePolicy(body, contentType);
         }
