@@ -205,8 +205,9 @@ class ShapeErrorsEndpointTest {
 
     @Test
     void aLongDurationIsParsedWithoutRecursionAndAnOverflowIsALocated400() {
-        String longButFine = "1s".repeat(1000);
-        String overflowing = "1000000h".repeat(1000);
+        // durations are at most 64 characters at the edge; GoDurationTest parses far longer ones without recursion
+        String longButFine = "1s".repeat(32);
+        String overflowing = "1000000h".repeat(8);
 
         var fine = client.postJson(ROLLOUT, """
                 {"strategy": {"type": "All", "all": {"minSuccessTime": "%s"}},
