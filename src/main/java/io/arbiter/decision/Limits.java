@@ -20,7 +20,7 @@ public final class Limits {
     public static final int POLICIES_PER_SET = 2_000;
     public static final int OBSERVED = 20_000;
     /** Dependencies summed over templates, after PolicySet expansion: what gating judges and reports per template. */
-    public static final int TEMPLATE_DEPENDENCIES = 50_000;
+    public static final int TEMPLATE_DEPENDENCIES = 20_000;
     /** A Kubernetes object name's limit: names, namespaces, kinds, apiVersions. */
     public static final int NAME_LENGTH = 253;
 

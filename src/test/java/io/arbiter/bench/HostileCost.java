@@ -38,13 +38,14 @@ public final class HostileCost {
     public static void main(String[] args) throws Exception {
         List<String> rows = args.length > 0 ? List.of(args)
                 : List.of("chain1000", "chain2000", "cycle1000", "explain", "leak", "limits");
-        ArbiterServer server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null))
+        ArbiterServer server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null)
+                        .withDecisionDeadline(Duration.ofSeconds(Long.getLong("deadline.seconds", 10))))
                 .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         String base = "http://127.0.0.1:" + server.port();
         System.out.printf("max heap %d MB%n", Runtime.getRuntime().maxMemory() >> 20);
-        System.out.printf("%-34s %6s %9s %10s %12s %10s %12s%n", "request", "status", "req KB", "time ms",
-                "resp bytes", "heap MB", "probe max ms");
+        System.out.printf("%-34s %6s %9s %10s %10s %12s %10s %12s%n", "request", "status", "req KB", "time ms",
+                "cpu ms", "resp bytes", "heap MB", "probe max ms");
         try {
             post(client, base, "implementation", SMALL.getBytes()); // warm up
             for (String row : rows) {
@@ -63,8 +64,10 @@ public final class HostileCost {
                                 CostlyRequests.dependencyChain(io.arbiter.decision.Limits.POLICIES, false));
                         measure(client, base, "cycle at the policy limit", "dependencies",
                                 CostlyRequests.dependencyChain(io.arbiter.decision.Limits.POLICIES, true));
+                        measure(client, base, "template dependencies at limit", "dependencies",
+                                templateDependenciesAtLimit());
                         int items = io.arbiter.decision.Limits.ONE_OF_ITEMS;
-                        int impls = io.arbiter.decision.Limits.EXPLAIN_PAIRS / items;
+                        int impls = io.arbiter.decision.Limits.EXPLAIN_PAIRS / (items + 2); // + the embedded global policy's 2 items
                         measure(client, base, "explain " + items + " x " + impls + " (limit)", "implementation",
                                 CostlyRequests.explainRequest(items, impls, true));
                         measure(client, base, "no explain " + items + " x " + io.arbiter.decision.Limits.IMPLEMENTATIONS,
@@ -101,6 +104,7 @@ public final class HostileCost {
         });
         probe.start();
         long started = System.nanoTime();
+        long cpu = processCpuMillis();
         HttpResponse<byte[]> response;
         try {
             response = post(client, base, target, bytes);
@@ -109,13 +113,14 @@ public final class HostileCost {
             probe.join();
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
+        long cpuMillis = processCpuMillis() - cpu;
         String status = String.valueOf(response.statusCode());
         if (response.statusCode() >= 400) {
             String text = new String(response.body());
             System.out.println("    " + text.substring(0, Math.min(300, text.length())));
         }
-        System.out.printf("%-34s %6s %9d %10d %12d %10d %12d%n", what, status, bytes.length / 1024, millis,
-                response.body().length, heapAfterGc(), worstProbe.get());
+        System.out.printf("%-34s %6s %9d %10d %10d %12d %10d %12d%n", what, status, bytes.length / 1024, millis,
+                cpuMillis, response.body().length, heapAfterGc(), worstProbe.get());
     }
 
     /** 120 decisions whose two inline Implementations carry 210 KB revisions each (420 KB a request). */
@@ -129,8 +134,8 @@ public final class HostileCost {
                     CostlyRequests.bytes(CostlyRequests.longRevisionsRequest(length, "r" + i + "."))).statusCode());
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
-        System.out.printf("%-34s %6s %9d %10d %12s %10d %12s%n", "120 x long revisions (" + length + " chars)",
-                statuses.stream().distinct().toList(), 2 * length / 1024, millis, "-", heapAfterGc() - before, "-");
+        System.out.printf("%-34s %6s %9d %10d %10s %12s %10d %12s%n", "120 x long revisions (" + length + " chars)",
+                statuses.stream().distinct().toList(), 2 * length / 1024, millis, "-", "-", heapAfterGc() - before, "-");
         // past the limit: refused, nothing kept
         HttpResponse<byte[]> refused = post(client, base, "implementation",
                 CostlyRequests.bytes(CostlyRequests.longRevisionsRequest(210_000, "past")));
@@ -138,10 +143,36 @@ public final class HostileCost {
                 + new String(refused.body()).substring(0, Math.min(300, refused.body().length)));
     }
 
+    /** 20 policies of 100 templates, each policy depending on a PolicySet of 10 members: 20,000 template dependencies. */
+    private static ObjectNode templateDependenciesAtLimit() {
+        ObjectNode body = io.arbiter.document.Documents.jsonMapper().createObjectNode();
+        var members = body.putArray("policySets").addObject().put("name", "all").put("namespace", "ns").putArray("policies");
+        for (int m = 0; m < 10; m++) {
+            members.add("m" + m);
+        }
+        var policies = body.putArray("policies");
+        for (int p = 0; p < 20; p++) {
+            ObjectNode policy = policies.addObject().put("name", "p" + p).put("namespace", "ns");
+            policy.putArray("dependencies").addObject().put("apiVersion", "policy.open-cluster-management.io/v1beta1")
+                    .put("kind", "PolicySet").put("name", "all").put("compliance", "Compliant");
+            var templates = policy.putArray("policyTemplates");
+            for (int t = 0; t < 100; t++) {
+                templates.addObject().put("name", "p" + p + "t" + t).put("kind", "ConfigurationPolicy");
+            }
+        }
+        return body;
+    }
+
     private static HttpResponse<byte[]> post(HttpClient client, String base, String target, byte[] body) throws Exception {
         return client.send(HttpRequest.newBuilder(URI.create(base + "/v1/decisions/" + target))
                 .header("Content-Type", "application/json").timeout(Duration.ofMinutes(5))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** CPU time of the whole process (the decision, the probe, GC): wall time on a shared machine says little. */
+    private static long processCpuMillis() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime()
+                / 1_000_000;
     }
 
     private static long heapAfterGc() {

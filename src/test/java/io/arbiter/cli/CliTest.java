@@ -283,6 +283,26 @@ class CliTest {
     }
 
     @Test
+    void serveTakesTheDecisionDeadlineFromItsOption() {
+        var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs("serve", "--decision-deadline", "500ms");
+        ServeCommand serve = (ServeCommand) parsed.subcommand().commandSpec().userObject();
+        var defaults = (ServeCommand) ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs("serve")
+                .subcommand().commandSpec().userObject();
+
+        assertEquals(java.time.Duration.ofMillis(500), serve.decisionDeadline());
+        assertEquals(java.time.Duration.ofSeconds(10), defaults.decisionDeadline());
+    }
+
+    @Test
+    void serveRefusesADecisionDeadlineThatIsNotAPositiveDuration() {
+        for (String deadline : new String[] {"0s", "ten", "10", "-1s"}) {
+            Run refused = run("serve", "--decision-deadline", deadline);
+            assertEquals(2, refused.exit(), deadline);
+            assertTrue(refused.err().contains("--decision-deadline must be a positive duration"), refused.err());
+        }
+    }
+
+    @Test
     void serveRefusesARotationThatCannotWork() {
         Run noSize = run("serve", "--decision-log-size", "0");
         Run hugeSize = run("serve", "--decision-log-size", "9000000000000");

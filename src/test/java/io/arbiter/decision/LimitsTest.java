@@ -112,7 +112,7 @@ class LimitsTest {
     /** A PolicySet multiplies a dependency, and a policy's dependencies count once per template: counted after both. */
     @Test
     void templateDependenciesAfterPolicySetExpansion() {
-        // 50 policies of 100 templates, each policy depending on a set of `members` members: 5,000 x members
+        // 20 policies of 100 templates, each policy depending on a set of `members` members: 2,000 x members
         java.util.function.IntFunction<ObjectNode> request = members -> {
             ObjectNode body = Documents.jsonMapper().createObjectNode();
             ArrayNode setMembers = body.putArray("policySets").addObject().put("name", "all").put("namespace", "ns")
@@ -121,7 +121,7 @@ class LimitsTest {
                 setMembers.add("m" + m);
             }
             ArrayNode policies = body.putArray("policies");
-            for (int p = 0; p < 50; p++) {
+            for (int p = 0; p < 20; p++) {
                 ObjectNode policy = policies.addObject().put("name", "p" + p).put("namespace", "ns");
                 policy.putArray("dependencies").addObject().put("apiVersion", "policy.open-cluster-management.io/v1beta1")
                         .put("kind", "PolicySet").put("name", "all").put("compliance", "Compliant");
@@ -132,13 +132,13 @@ class LimitsTest {
             }
             return body;
         };
-        assertEquals(50_000, Limits.TEMPLATE_DEPENDENCIES, "the request below is sized for this limit");
+        assertEquals(20_000, Limits.TEMPLATE_DEPENDENCIES, "the request below is sized for this limit");
         DecisionException refused = refused("dependencies", request.apply(11));
         Problem problem = refused.problems().get(0);
-        assertEquals("$.policies[45]", problem.path(), problem.toString()); // 46 x 100 x 11 = 50,600
-        assertTrue(problem.problem().contains("at most 50000"), problem.problem());
+        assertEquals("$.policies[18]", problem.path(), problem.toString()); // 19 x 100 x 11 = 20,900
+        assertTrue(problem.problem().contains("at most 20000"), problem.problem());
         assertTrue(DECISIONS.decide("dependencies", CostlyRequests.bytes(request.apply(10)), "application/json")
-                .path("policies").size() == 50);
+                .path("policies").size() == 20);
     }
 
     @Test
