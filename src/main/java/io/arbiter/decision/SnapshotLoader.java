@@ -7,6 +7,7 @@ import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.document.DocumentException;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.engine.RuleBaseException;
 import io.arbiter.engine.RuleFiles;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
@@ -90,11 +91,39 @@ public final class SnapshotLoader {
                 type.ruleSet().phases());
     }
 
-    /** A type's rule files: from the given roots when set, else from the classpath ({@code rules/}, {@code decision-tables/}). */
+    /**
+     * A type's rule files: from the given roots when set, else from the classpath ({@code rules/}, {@code decision-tables/}).
+     * A root given on disk replaces the packaged files folder by folder, so each folder the type has packaged must be
+     * there and hold files: a missing or empty one would silently drop the rules it holds.
+     */
     public static java.util.List<RuleBaseBuilder.RuleFile> ruleFiles(PolicyType type, Path rulesRoot, Path tablesRoot) {
         return RuleBaseBuilder.collect(type.ruleSet().folders(),
-                folder -> rulesRoot != null ? rulesRoot.resolve(folder) : RuleFiles.optionalClasspathFolder("rules/" + folder),
-                folder -> tablesRoot != null ? tablesRoot.resolve(folder) : RuleFiles.optionalClasspathFolder("decision-tables/" + folder));
+                folder -> rulesRoot != null ? requiredFolder(type, "rules", rulesRoot, folder)
+                        : RuleFiles.optionalClasspathFolder("rules/" + folder),
+                folder -> tablesRoot != null ? requiredFolder(type, "decision-tables", tablesRoot, folder)
+                        : RuleFiles.optionalClasspathFolder("decision-tables/" + folder));
+    }
+
+    private static Path requiredFolder(PolicyType type, String kind, Path root, String folder) {
+        if (!Files.isDirectory(root)) {
+            throw new RuleBaseException("the " + kind + " folder " + root + (Files.exists(root) ? " is not a folder" : " does not exist"));
+        }
+        Path path = root.resolve(folder);
+        boolean packaged = !RuleFiles.filesUnder(RuleFiles.optionalClasspathFolder(kind + "/" + folder)).isEmpty();
+        if (packaged && !Files.isDirectory(path)) {
+            throw new RuleBaseException("the " + kind + " folder " + path + " is missing: the policy type '" + type.name()
+                    + "' has its " + kind + " there");
+        }
+        if (packaged && RuleFiles.filesUnder(path).stream().noneMatch(file -> isRuleFile(kind, file))) {
+            throw new RuleBaseException("the " + kind + " folder " + path + " holds no " + (kind.equals("rules") ? "*.drl"
+                    : "*.drl.csv or *.drl.xlsx") + " files: the policy type '" + type.name() + "' has its " + kind + " there");
+        }
+        return path;
+    }
+
+    private static boolean isRuleFile(String kind, Path file) {
+        String name = file.getFileName().toString();
+        return kind.equals("rules") ? name.endsWith(".drl") : name.endsWith(".drl.csv") || name.endsWith(".drl.xlsx");
     }
 
     public static PolicyDocument loadPolicy(Path file) {
