@@ -46,23 +46,55 @@ public final class SnapshotLoader {
         }
 
         Path hub = settings.hubDir() != null ? settings.hubDir() : RuleFiles.classpathFolder("embedded/catalog");
-        CatalogLoadResult catalog = ManifestLoader.load(hub);
+        if (!Files.isDirectory(hub)) {
+            throw new SnapshotLoadException("the catalog folder " + hub + (Files.exists(hub) ? " is not a folder" : " does not exist"));
+        }
+        CatalogLoadResult catalog = stage("the catalog " + hub, () -> ManifestLoader.load(hub));
         LOG.info("catalog {}: {} Implementations, {} Interfaces, {} Types from {} files ({} skipped)", hub,
                 catalog.catalog().implementations().size(), catalog.catalog().interfaceCount(),
                 catalog.catalog().typeCount(), catalog.filesRead(), catalog.problems().size());
 
         Path typeInstancesFile = settings.typeInstancesFile() != null ? settings.typeInstancesFile()
                 : RuleFiles.classpathFolder("embedded").resolve("type-instances.yaml");
-        TypeInstanceStore store = TypeInstanceLoader.load(typeInstancesFile);
+        TypeInstanceStore store = stage("the TypeInstance store " + typeInstancesFile, () -> TypeInstanceLoader.load(typeInstancesFile));
 
         Path policyFile = settings.policyFile() != null ? settings.policyFile()
                 : RuleFiles.classpathFolder("embedded").resolve("policy.yaml");
-        PolicyDocument policy = loadPolicy(policyFile);
+        PolicyDocument policy = stage("the policy " + policyFile, () -> loadPolicy(policyFile));
 
         Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
-        loading.forEach((name, future) -> ruleBases.put(name, join(future)));
+        loading.forEach((name, future) -> ruleBases.put(name, stage("the rules of policy type '" + name + "'", () -> join(future))));
         return new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances(),
                 settings.policyOrder());
+    }
+
+    /**
+     * Loads one part. Our own failures already name the part and the problem; anything else (a library's or the
+     * JDK's exception, whose text means nothing to an operator) becomes a message naming the part, and is logged
+     * with its stack trace.
+     */
+    static <T> T stage(String part, java.util.function.Supplier<T> load) {
+        try {
+            return load.get();
+        } catch (DocumentException | RuleBaseException | DecisionException | SnapshotLoadException e) {
+            throw e;
+        } catch (UncheckedIOException e) {
+            String file = e.getCause() instanceof java.nio.file.FileSystemException fs && fs.getFile() != null ? ": " + fs.getFile() : "";
+            throw new SnapshotLoadException(part + file + " " + unreadable(e.getCause()), e);
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("{} could not be loaded", part, e);
+            throw new SnapshotLoadException(part + " could not be loaded: an unexpected error (the server log has the details)", e);
+        }
+    }
+
+    private static String unreadable(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "does not exist";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "cannot be read: permission denied";
+        }
+        return "cannot be read";
     }
 
     private static CompiledRuleBase join(CompletableFuture<CompiledRuleBase> future) {
