@@ -89,8 +89,10 @@ public final class Decisions {
                 || failure instanceof DecisionException) {
             return failure.getMessage();
         }
-        return "the reload failed: an unexpected error (the server log has the details)";
+        return UNEXPECTED_RELOAD_ERROR;
     }
+
+    static final String UNEXPECTED_RELOAD_ERROR = "the reload failed: an unexpected error (the server log has the details)";
 
     public ReloadState reloadState() {
         return reloadState;

@@ -182,7 +182,12 @@ public final class Reloader implements AutoCloseable {
             settled = expected;
             candidate = null;
             decisions.reloadFailed(e);
-            LOG.error("reload rejected, the previous snapshot keeps serving: {}", Decisions.reloadError(e), e);
+            String reason = Decisions.reloadError(e);
+            if (reason.equals(Decisions.UNEXPECTED_RELOAD_ERROR)) {
+                LOG.error("reload rejected, the previous snapshot keeps serving", e);
+            } else {
+                LOG.error("reload rejected, the previous snapshot keeps serving: {}", reason);
+            }
             return;
         }
         if (changedSince(expected)) {
