@@ -36,7 +36,8 @@ public final class ArbiterCli {
             document.problems().forEach(problem -> err.println("  " + problem));
         }
         boolean usage = cause instanceof IllegalArgumentException || cause instanceof io.arbiter.document.DocumentException
-                || cause instanceof java.io.UncheckedIOException || cause instanceof io.arbiter.engine.RuleBaseException;
+                || cause instanceof java.io.UncheckedIOException || cause instanceof io.arbiter.engine.RuleBaseException
+                || cause instanceof io.arbiter.decision.SnapshotLoadException;
         if (!usage) {
             cause.printStackTrace(err);
         }

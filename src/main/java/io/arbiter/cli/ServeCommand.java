@@ -4,6 +4,7 @@ import io.arbiter.audit.AuditSettings;
 import io.arbiter.audit.DecisionLog;
 import io.arbiter.http.ArbiterServer;
 import java.nio.file.Path;
+import java.time.Duration;
 import io.arbiter.http.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,12 +24,23 @@ final class ServeCommand implements Callable<Integer> {
 
     /** 1 TiB: beyond that a size is a typo (and MiB times 2^20 must not overflow). */
     private static final long MAX_LOG_SIZE_MIB = 1024L * 1024;
+    /** A day: beyond that a timeout is a typo (and fits the server's millisecond settings). */
+    private static final long MAX_TIMEOUT_SECONDS = 24 * 3600;
 
     @Option(names = "--port", defaultValue = "8080", paramLabel = "PORT", description = "HTTP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
 
-    @Option(names = "--host", defaultValue = "0.0.0.0", paramLabel = "HOST", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}, this machine only; --host 0.0.0.0 listens on every interface, as in a container).")
     String host;
+
+    @Option(names = "--idle-timeout", defaultValue = "75", paramLabel = "SECONDS",
+            description = "Close a connection that sends and receives nothing for SECONDS (default: ${DEFAULT-VALUE}; keep it above a load balancer's idle timeout).")
+    long idleTimeoutSeconds;
+
+    @Option(names = "--read-timeout", defaultValue = "30", paramLabel = "SECONDS",
+            description = "Answer 408 and close the connection when a request's body has not arrived SECONDS after its headers (default: ${DEFAULT-VALUE}).")
+    long readTimeoutSeconds;
 
     @Option(names = "--decision-log", paramLabel = "FILE",
             description = "Append every decision as a JSON line to FILE (rotated by size). Default: off, or ./arbiter-decisions.log when serving the embedded default.")
@@ -64,6 +76,10 @@ final class ServeCommand implements Callable<Integer> {
             description = "How long one decision may take (e.g. 10s, 500ms); past it the decision is abandoned and answered 503 (default: ${DEFAULT-VALUE}).")
     String decisionDeadline;
 
+    @Option(names = "--watch-settle", defaultValue = "1000", paramLabel = "MILLIS",
+            description = "With --watch, apply a change once the files have stayed the same for MILLIS (default: ${DEFAULT-VALUE}), so that a file written in steps is not read half-written. A writer that pauses for longer should write another file and rename it over.")
+    long watchSettleMillis;
+
     @Mixin
     SnapshotOptions snapshot;
 
@@ -72,8 +88,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ServerOptions options = new ServerOptions(host, port, snapshot.settings(), System.getenv("ARBITER_ADMIN_TOKEN"),
-                ServerOptions.DEFAULT_SHUTDOWN_GRACE, auditSettings(), watch, decisionDeadline());
+        ServerOptions options = serverOptions(System.getenv("ARBITER_ADMIN_TOKEN"));
         ArbiterServer server = ArbiterServer.start(options).toCompletionStage().toCompletableFuture().get();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();
@@ -89,6 +104,26 @@ final class ServeCommand implements Callable<Integer> {
         }
         long amount = Long.parseLong(matcher.group(1));
         return matcher.group(2).equals("s") ? java.time.Duration.ofSeconds(amount) : java.time.Duration.ofMillis(amount);
+    }
+
+    /** The options as server options; a timeout out of range is a usage error. */
+    ServerOptions serverOptions(String adminToken) {
+        Duration idle = seconds("--idle-timeout", idleTimeoutSeconds);
+        Duration read = seconds("--read-timeout", readTimeoutSeconds);
+        if (watchSettleMillis < 0 || watchSettleMillis > MAX_TIMEOUT_SECONDS * 1000) {
+            throw new ParameterException(spec.commandLine(),
+                    "--watch-settle must be from 0 to " + MAX_TIMEOUT_SECONDS * 1000 + " (milliseconds), not " + watchSettleMillis);
+        }
+        return new ServerOptions(host, port, snapshot.settings(), adminToken, ServerOptions.DEFAULT_SHUTDOWN_GRACE,
+                auditSettings(), watch, Duration.ofMillis(watchSettleMillis), idle, read, decisionDeadline());
+    }
+
+    private Duration seconds(String option, long value) {
+        if (value < 1 || value > MAX_TIMEOUT_SECONDS) {
+            throw new ParameterException(spec.commandLine(),
+                    option + " must be from 1 to " + MAX_TIMEOUT_SECONDS + " (seconds), not " + value);
+        }
+        return Duration.ofSeconds(value);
     }
 
     /** The audit options as settings; a count or size without room for one decision is a usage error. */

@@ -89,13 +89,24 @@ public final class Decisions {
     /** Records a rejected reload: the live snapshot stays. */
     public void reloadFailed(Exception failure) {
         ReloadState previous = reloadState;
-        String message = failure.getMessage();
-        if (failure instanceof DocumentException document && !document.problems().isEmpty()) {
-            message = message + " " + document.problems();
-        }
+        String message = reloadError(failure);
         reloadState = new ReloadState(message, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
         audit.metrics().policyReload(false);
     }
+
+    /** Why a reload failed, in words of our own: a library's or the JDK's exception text is not shown. */
+    static String reloadError(Exception failure) {
+        if (failure instanceof DocumentException document) {
+            return document.problems().isEmpty() ? document.getMessage() : document.getMessage() + " " + document.problems();
+        }
+        if (failure instanceof SnapshotLoadException || failure instanceof io.arbiter.engine.RuleBaseException
+                || failure instanceof DecisionException) {
+            return failure.getMessage();
+        }
+        return UNEXPECTED_RELOAD_ERROR;
+    }
+
+    static final String UNEXPECTED_RELOAD_ERROR = "the reload failed: an unexpected error (the server log has the details)";
 
     public ReloadState reloadState() {
         return reloadState;
@@ -242,8 +253,9 @@ public final class Decisions {
 
     /** A policy replacement refused because the caller's revision is stale. */
     public static final class StaleRevisionException extends RuntimeException {
-        public StaleRevisionException(String expected, String actual) {
-            super("the policy changed: If-Match names revision " + expected + " but the live revision is " + actual);
+        public StaleRevisionException(RevisionMatch expected, String actual) {
+            super("the policy changed: If-Match names " + (expected.revisions().isEmpty() ? "no strong entity tag" : expected)
+                    + " but the live revision is " + actual);
         }
     }
 
@@ -251,7 +263,7 @@ public final class Decisions {
      * Replaces the global policy. An invalid policy throws and leaves the live one unchanged; with
      * {@code ifMatch}, a stale revision throws {@link StaleRevisionException}.
      */
-    public PolicyDocument replacePolicy(byte[] body, String contentType, Optional<String> ifMatch) {
+    public PolicyDocument replacePolicy(byte[] body, String contentType, Optional<RevisionMatch> ifMatch) {
         PolicyDocument parsed;
         try {
             LocatedDocument text = Documents.parse(body, contentType);
@@ -261,7 +273,7 @@ public final class Decisions {
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, e.getMessage(), e.problems());
         }
         Snapshot updated = current.updateAndGet(live -> {
-            if (ifMatch.isPresent() && !ifMatch.get().equals(live.policy().revision())) {
+            if (ifMatch.isPresent() && !ifMatch.get().matches(live.policy().revision())) {
                 throw new StaleRevisionException(ifMatch.get(), live.policy().revision());
             }
             return live.withPolicy(parsed);

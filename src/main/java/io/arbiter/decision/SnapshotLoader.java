@@ -7,6 +7,7 @@ import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.document.DocumentException;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.engine.RuleBaseException;
 import io.arbiter.engine.RuleFiles;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
@@ -45,23 +46,55 @@ public final class SnapshotLoader {
         }
 
         Path hub = settings.hubDir() != null ? settings.hubDir() : RuleFiles.classpathFolder("embedded/catalog");
-        CatalogLoadResult catalog = ManifestLoader.load(hub);
+        if (!Files.isDirectory(hub)) {
+            throw new SnapshotLoadException("the catalog folder " + hub + (Files.exists(hub) ? " is not a folder" : " does not exist"));
+        }
+        CatalogLoadResult catalog = stage("the catalog " + hub, () -> ManifestLoader.load(hub));
         LOG.info("catalog {}: {} Implementations, {} Interfaces, {} Types from {} files ({} skipped)", hub,
                 catalog.catalog().implementations().size(), catalog.catalog().interfaceCount(),
                 catalog.catalog().typeCount(), catalog.filesRead(), catalog.problems().size());
 
         Path typeInstancesFile = settings.typeInstancesFile() != null ? settings.typeInstancesFile()
                 : RuleFiles.classpathFolder("embedded").resolve("type-instances.yaml");
-        TypeInstanceStore store = TypeInstanceLoader.load(typeInstancesFile);
+        TypeInstanceStore store = stage("the TypeInstance store " + typeInstancesFile, () -> TypeInstanceLoader.load(typeInstancesFile));
 
         Path policyFile = settings.policyFile() != null ? settings.policyFile()
                 : RuleFiles.classpathFolder("embedded").resolve("policy.yaml");
-        PolicyDocument policy = loadPolicy(policyFile);
+        PolicyDocument policy = stage("the policy " + policyFile, () -> loadPolicy(policyFile));
 
         Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
-        loading.forEach((name, future) -> ruleBases.put(name, join(future)));
+        loading.forEach((name, future) -> ruleBases.put(name, stage("the rules of policy type '" + name + "'", () -> join(future))));
         return new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances(),
                 settings.policyOrder());
+    }
+
+    /**
+     * Loads one part. Our own failures already name the part and the problem; anything else (a library's or the
+     * JDK's exception, whose text means nothing to an operator) becomes a message naming the part, and is logged
+     * with its stack trace.
+     */
+    static <T> T stage(String part, java.util.function.Supplier<T> load) {
+        try {
+            return load.get();
+        } catch (DocumentException | RuleBaseException | DecisionException | SnapshotLoadException e) {
+            throw e;
+        } catch (UncheckedIOException e) {
+            String file = e.getCause() instanceof java.nio.file.FileSystemException fs && fs.getFile() != null ? ": " + fs.getFile() : "";
+            throw new SnapshotLoadException(part + file + " " + unreadable(e.getCause()), e);
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("{} could not be loaded", part, e);
+            throw new SnapshotLoadException(part + " could not be loaded: an unexpected error (the server log has the details)", e);
+        }
+    }
+
+    private static String unreadable(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "does not exist";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "cannot be read: permission denied";
+        }
+        return "cannot be read";
     }
 
     private static CompiledRuleBase join(CompletableFuture<CompiledRuleBase> future) {
@@ -90,11 +123,39 @@ public final class SnapshotLoader {
                 type.ruleSet().phases());
     }
 
-    /** A type's rule files: from the given roots when set, else from the classpath ({@code rules/}, {@code decision-tables/}). */
+    /**
+     * A type's rule files: from the given roots when set, else from the classpath ({@code rules/}, {@code decision-tables/}).
+     * A root given on disk replaces the packaged files folder by folder, so each folder the type has packaged must be
+     * there and hold files: a missing or empty one would silently drop the rules it holds.
+     */
     public static java.util.List<RuleBaseBuilder.RuleFile> ruleFiles(PolicyType type, Path rulesRoot, Path tablesRoot) {
         return RuleBaseBuilder.collect(type.ruleSet().folders(),
-                folder -> rulesRoot != null ? rulesRoot.resolve(folder) : RuleFiles.optionalClasspathFolder("rules/" + folder),
-                folder -> tablesRoot != null ? tablesRoot.resolve(folder) : RuleFiles.optionalClasspathFolder("decision-tables/" + folder));
+                folder -> rulesRoot != null ? requiredFolder(type, "rules", rulesRoot, folder)
+                        : RuleFiles.optionalClasspathFolder("rules/" + folder),
+                folder -> tablesRoot != null ? requiredFolder(type, "decision-tables", tablesRoot, folder)
+                        : RuleFiles.optionalClasspathFolder("decision-tables/" + folder));
+    }
+
+    private static Path requiredFolder(PolicyType type, String kind, Path root, String folder) {
+        if (!Files.isDirectory(root)) {
+            throw new RuleBaseException("the " + kind + " folder " + root + (Files.exists(root) ? " is not a folder" : " does not exist"));
+        }
+        Path path = root.resolve(folder);
+        boolean packaged = !RuleFiles.filesUnder(RuleFiles.optionalClasspathFolder(kind + "/" + folder)).isEmpty();
+        if (packaged && !Files.isDirectory(path)) {
+            throw new RuleBaseException("the " + kind + " folder " + path + " is missing: the policy type '" + type.name()
+                    + "' has its " + kind + " there");
+        }
+        if (packaged && RuleFiles.filesUnder(path).stream().noneMatch(file -> isRuleFile(kind, file))) {
+            throw new RuleBaseException("the " + kind + " folder " + path + " holds no " + (kind.equals("rules") ? "*.drl"
+                    : "*.drl.csv or *.drl.xlsx") + " files: the policy type '" + type.name() + "' has its " + kind + " there");
+        }
+        return path;
+    }
+
+    private static boolean isRuleFile(String kind, Path file) {
+        String name = file.getFileName().toString();
+        return kind.equals("rules") ? name.endsWith(".drl") : name.endsWith(".drl.csv") || name.endsWith(".drl.xlsx");
     }
 
     public static PolicyDocument loadPolicy(Path file) {

@@ -6,7 +6,11 @@ import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.parser.DrlParser;
 import org.drools.drl.parser.DroolsParserException;
 import org.drools.model.codegen.ExecutableModelProject;
+import org.drools.base.definitions.rule.impl.RuleImpl;
 import org.kie.api.KieBase;
+import org.kie.api.definition.KieDefinition;
+import org.kie.api.definition.KiePackage;
+import org.kie.api.definition.rule.Rule;
 import org.kie.api.KieServices;
 import org.kie.api.builder.KieBuilder;
 import org.kie.api.builder.KieFileSystem;
@@ -124,13 +128,67 @@ public final class RuleBaseBuilder {
         List<String> ruleNames = kieBase.getKiePackages().stream()
                 .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
                 .sorted().toList();
-        if (ruleNames.isEmpty()) {
-            throw new RuleBaseException("the rule base '" + name + "' compiled to zero rules from " + files.size() + " file(s)");
-        }
+        checkPhases(name, kieBase, phases, files);
         LOG.info("the rule base '{}' {}: {} rules from {} files in {} ms", name, precompiled != null ? "loaded precompiled" : "built",
                 ruleNames.size(), files.size(), (System.nanoTime() - started) / 1_000_000);
         return new CompiledRuleBase(name, kieBase, kieBase.newKieSessionsPool(POOL_SIZE), List.copyOf(phases),
                 revision, ruleNames, files.stream().map(RuleFile::name).toList());
+    }
+
+    /**
+     * Every rule (queries aside) must be in a ruleflow group the type fires: a rule in any other group compiles
+     * and never fires, and one without a group fires in whatever phase happens to run. A rule base of queries only
+     * decides nothing.
+     */
+    static void checkPhases(String name, KieBase kieBase, List<String> phases, List<RuleFile> files) {
+        int rules = 0;
+        List<String> problems = new ArrayList<>();
+        for (KiePackage pkg : kieBase.getKiePackages()) {
+            for (Rule rule : pkg.getRules()) {
+                if (rule.getKnowledgeType() != KieDefinition.KnowledgeType.RULE) {
+                    continue;
+                }
+                rules++;
+                String group = ruleflowGroupOf(rule);
+                if (group == null) {
+                    problems.add(describe(rule, files) + " has no ruleflow-group; give it one of the phases " + phases);
+                } else if (!phases.contains(group)) {
+                    problems.add(describe(rule, files) + " is in ruleflow-group '" + group + "', which is not a phase of '"
+                            + name + "' and would never fire; phases: " + phases);
+                }
+            }
+        }
+        if (rules == 0) {
+            throw new RuleBaseException("the rule base '" + name + "' has no rules (queries alone decide nothing)");
+        }
+        if (!problems.isEmpty()) {
+            throw new RuleBaseException("the rule base '" + name + "' has rules outside its phases:\n  "
+                    + String.join("\n  ", problems));
+        }
+    }
+
+    /** A rule by name and file (the compiled rule does not keep its file: the files are parsed again to find it). */
+    private static String describe(Rule rule, List<RuleFile> files) {
+        String file = files.stream().filter(candidate -> declares(candidate, rule.getName()))
+                .map(RuleFile::name).findFirst().orElse("package " + rule.getPackageName());
+        return "rule '" + rule.getName() + "' in " + file;
+    }
+
+    private static boolean declares(RuleFile file, String ruleName) {
+        try {
+            return ruleNamesIn(file).contains(ruleName);
+        } catch (DroolsParserException | RuntimeException e) {
+            return false; // it compiled, so it parses; a file that does not is not the rule's
+        }
+    }
+
+    /** The rule's ruleflow group: the public rule API does not expose the attributes, the rule implementation does. */
+    private static String ruleflowGroupOf(Rule rule) {
+        if (rule instanceof RuleImpl impl) {
+            String group = impl.getRuleFlowGroup();
+            return group != null && !group.isBlank() ? group : impl.isMainAgendaGroup() ? null : impl.getAgendaGroup();
+        }
+        throw new IllegalStateException("cannot read the ruleflow group of rule '" + rule.getName() + "'");
     }
 
     /**
@@ -187,14 +245,21 @@ public final class RuleBaseBuilder {
 
     /** How many rules a decision table compiles to (queries and functions do not count). */
     static int rulesIn(RuleFile table) {
-        InputType inputType = table.name().endsWith(".csv") ? InputType.CSV : InputType.XLS;
         try {
-            String drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(table.content()), inputType);
-            PackageDescr descr = new DrlParser().parse(null, drl);
-            return descr == null ? 0 : descr.getRules().size();
+            return ruleNamesIn(table).size();
         } catch (DroolsParserException | RuntimeException e) {
             throw new RuleBaseException("decision table " + table.name() + " yields no rules: " + e.getMessage(), e);
         }
+    }
+
+    /** The names of the rules and queries a DRL file or decision table declares. */
+    private static List<String> ruleNamesIn(RuleFile file) throws DroolsParserException {
+        String drl = file.type() == ResourceType.DTABLE
+                ? new SpreadsheetCompiler().compile(new ByteArrayInputStream(file.content()),
+                        file.name().endsWith(".csv") ? InputType.CSV : InputType.XLS)
+                : new String(file.content(), java.nio.charset.StandardCharsets.UTF_8);
+        PackageDescr descr = new DrlParser().parse(null, drl);
+        return descr == null ? List.of() : descr.getRules().stream().map(rule -> rule.getName()).toList();
     }
 
     private static boolean looksLikeTable(String fileName) {

@@ -1,12 +1,14 @@
 package io.arbiter.http;
 
 import io.arbiter.decision.Decisions;
+import io.arbiter.decision.Reloader;
 import io.arbiter.decision.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.Target;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
@@ -45,14 +47,15 @@ public final class ArbiterServer {
                     decisions.setDecisionDeadline(options.decisionDeadline());
                     if (options.watch()) {
                         try {
-                            decisions.watchWith(new io.arbiter.decision.Reloader(decisions, options.settings(), registry, 300));
+                            decisions.watchWith(Reloader.watch(decisions, options.settings(), registry, options.watchSettle()));
                         } catch (java.io.IOException e) {
                             throw new java.io.UncheckedIOException("cannot watch the policy, rules and catalog: " + e.getMessage(), e);
                         }
                     }
                     return decisions;
                 })
-                .compose(decisions -> vertx.createHttpServer()
+                .compose(decisions -> vertx.createHttpServer(httpOptions(options))
+                        .invalidRequestHandler(ConnectionGuards::invalidRequest)
                         .requestHandler(router(vertx, decisions, options))
                         .listen(options.port(), options.host())
                         .map(server -> new ArbiterServer(vertx, server, decisions, options.shutdownGrace().toMillis())))
@@ -66,13 +69,24 @@ public final class ArbiterServer {
                 });
     }
 
+    private static HttpServerOptions httpOptions(ServerOptions options) {
+        return new HttpServerOptions()
+                .setMaxInitialLineLength(ServerOptions.MAX_REQUEST_LINE_BYTES)
+                .setMaxHeaderSize(ServerOptions.MAX_HEADER_BYTES)
+                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setIdleTimeout((int) options.idleTimeout().toMillis());
+    }
+
     /** The service's routes over {@code decisions}: what {@link #start} serves (also used to serve other decisions, as benchmarks do). */
     public static Router router(Vertx vertx, Decisions decisions, ServerOptions options) {
         Handlers handlers = new Handlers(vertx, decisions);
         AdminAuth admin = new AdminAuth(options.adminToken());
         Router router = Router.router(vertx);
         router.route().handler(handlers::countStatus);
+        router.route().handler(ConnectionGuards.readTimeout(vertx, options.readTimeout()));
+        router.route().handler(ConnectionGuards::refuseForms);
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
+        router.route().handler(ConnectionGuards.bodyReceived(vertx));
 
         for (Target target : decisions.registry().targets()) {
             router.post("/v1/decisions/" + target.name()).handler(handlers.decide(target.name()));

@@ -76,7 +76,13 @@ final class Handlers {
     void putPolicy(RoutingContext ctx) {
         byte[] body = body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
-        Optional<String> ifMatch = Optional.ofNullable(ctx.request().getHeader("If-Match")).map(Handlers::unquoted);
+        Optional<io.arbiter.decision.RevisionMatch> ifMatch;
+        try {
+            ifMatch = IfMatch.parse(ctx.request().headers().getAll("If-Match"));
+        } catch (ApiError e) {
+            Responses.fail(ctx, e);
+            return;
+        }
         vertx.executeBlocking(() -> decisions.replacePolicy(body, contentType, ifMatch), false).onComplete(result -> {
             if (result.failed()) {
                 Responses.fail(ctx, result.cause());
@@ -172,13 +178,5 @@ final class Handlers {
 
     private static String quoted(String revision) {
         return "\"" + revision + "\"";
-    }
-
-    private static String unquoted(String etag) {
-        String value = etag.trim();
-        if (value.startsWith("W/")) {
-            value = value.substring(2);
-        }
-        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"") ? value.substring(1, value.length() - 1) : value;
     }
 }

@@ -40,6 +40,13 @@ final class Responses {
         json(ctx, error.status(), error.body());
     }
 
+    /** An error written where there is no routing context: the server answers a request it could not decode. */
+    static void fail(io.vertx.core.http.HttpServerResponse response, ApiError error) {
+        if (!response.ended() && !response.closed()) {
+            response.setStatusCode(error.status()).putHeader("Content-Type", "application/json").end(JsonBodies.write(error.body()));
+        }
+    }
+
     static ApiError toApiError(Throwable failure) {
         if (failure instanceof ApiError apiError) {
             return apiError;

@@ -1,6 +1,7 @@
 package io.arbiter.http;
 
 import io.arbiter.audit.AuditSettings;
+import io.arbiter.decision.Reloader;
 import io.arbiter.decision.Settings;
 
 import java.time.Duration;
@@ -12,23 +13,32 @@ import java.time.Duration;
  * @param shutdownGrace how long a stop waits for in-flight requests before closing connections
  * @param audit         the decision log
  * @param watch         reload when the policy file, rules, tables or catalog change
+ * @param watchSettle   how long a watched change must stay the same before it is applied
+ * @param idleTimeout   a connection that neither sends nor receives for this long is closed
+ * @param readTimeout   a request whose body has not been received this long after its headers is refused (408)
  * @param decisionDeadline how long one decision may take before it is abandoned with 503
  */
 public record ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
-                            AuditSettings audit, boolean watch, Duration decisionDeadline) {
-
-    public ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
-                         AuditSettings audit, boolean watch) {
-        this(host, port, settings, adminToken, shutdownGrace, audit, watch,
-                io.arbiter.engine.DecisionDeadline.DEFAULT_BUDGET);
-    }
-
-    public ServerOptions withDecisionDeadline(Duration deadline) {
-        return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, deadline);
-    }
+                            AuditSettings audit, boolean watch, Duration watchSettle, Duration idleTimeout,
+                            Duration readTimeout, Duration decisionDeadline) {
 
     public static final int MAX_BODY_BYTES = 1024 * 1024;
+    /** The longest request line (method, path and query, version): longer ones are answered 414. */
+    public static final int MAX_REQUEST_LINE_BYTES = 4096;
+    /** The largest header block: larger ones are answered 431. */
+    public static final int MAX_HEADER_BYTES = 8192;
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+    /** Longer than the 60 s idle timeout of common load balancers, so that they close first and never reuse a closed connection. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(75);
+    /** A 1 MiB body takes well under a second on any link a decision service is used over. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+
+    public ServerOptions {
+        requirePositive("watch settle period", watchSettle, true);
+        requirePositive("idle timeout", idleTimeout, false);
+        requirePositive("read timeout", readTimeout, false);
+        requirePositive("decision deadline", decisionDeadline, false);
+    }
 
     public ServerOptions(String host, int port, Settings settings, String adminToken) {
         this(host, port, settings, adminToken, DEFAULT_SHUTDOWN_GRACE, AuditSettings.OFF, false);
@@ -38,7 +48,34 @@ public record ServerOptions(String host, int port, Settings settings, String adm
         this(host, port, settings, adminToken, shutdownGrace, AuditSettings.OFF, false);
     }
 
+    public ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
+                         AuditSettings audit, boolean watch) {
+        this(host, port, settings, adminToken, shutdownGrace, audit, watch, Reloader.DEFAULT_SETTLE,
+                DEFAULT_IDLE_TIMEOUT, DEFAULT_READ_TIMEOUT, io.arbiter.engine.DecisionDeadline.DEFAULT_BUDGET);
+    }
+
+    /** The same options with other connection timeouts. */
+    public ServerOptions withTimeouts(Duration idle, Duration read) {
+        return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idle, read,
+                decisionDeadline);
+    }
+
+    /** The same options with another decision deadline. */
+    public ServerOptions withDecisionDeadline(Duration deadline) {
+        return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,
+                readTimeout, deadline);
+    }
+
     public boolean adminEnabled() {
         return adminToken != null && !adminToken.isBlank();
+    }
+
+    private static void requirePositive(String name, Duration value, boolean zeroAllowed) {
+        if (value == null || value.isNegative() || (!zeroAllowed && value.isZero())) {
+            throw new IllegalArgumentException("the " + name + " must be " + (zeroAllowed ? "zero or more" : "positive") + ", not " + value);
+        }
+        if (value.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("the " + name + " is too long: " + value);
+        }
     }
 }

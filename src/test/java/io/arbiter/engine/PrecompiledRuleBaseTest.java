@@ -16,7 +16,7 @@ class PrecompiledRuleBaseTest {
     @Test
     void aPrecompiledKjarIsNamedByContentAndHoldsTheSameRules() {
         List<RuleBaseBuilder.RuleFile> files = RuleTestSupport.files(ImplementationDecider.KIND);
-        CompiledRuleBase fromSource = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
+        CompiledRuleBase fromSource = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
 
         byte[] kjar = RuleBaseBuilder.precompile("capact.implementation", files);
         String resource = RuleBaseBuilder.precompiledResource("capact.implementation", files);

@@ -49,7 +49,7 @@ class RuleBaseBuilderTest {
         Files.writeString(tables.resolve("empty.drl.csv"), "RuleSet,io.arbiter.rules.implementation\n");
 
         RuleBaseException e = assertThrows(RuleBaseException.class,
-                () -> RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.PHASES));
+                () -> RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.ALL_PHASES));
 
         assertTrue(e.getMessage().contains("empty.drl.csv"), e.getMessage());
         assertTrue(e.getMessage().contains("no rules"), e.getMessage());
@@ -60,7 +60,7 @@ class RuleBaseBuilderTest {
         Path none = Files.createDirectories(temp.resolve("none"));
 
         RuleBaseException e = assertThrows(RuleBaseException.class,
-                () -> RuleBaseBuilder.build("implementation", none, none, ImplementationDecider.PHASES));
+                () -> RuleBaseBuilder.build("implementation", none, none, ImplementationDecider.ALL_PHASES));
 
         assertTrue(e.getMessage().contains("no rule files"), e.getMessage());
     }
@@ -88,7 +88,7 @@ class RuleBaseBuilderTest {
         String table = Files.readString(TABLES.resolve(TABLE))
                 .replace("Exact path and revision,rule-key,PATH_REVISION,1", "Exact path and revision,rule-key,PATH_REVISION,3")
                 .replace("Catch-all cap.*,rule-key,ANY,3", "Catch-all cap.*,rule-key,ANY,1");
-        CompiledRuleBase reordered = RuleBaseBuilder.build("implementation", withTable(table), ImplementationDecider.PHASES);
+        CompiledRuleBase reordered = RuleBaseBuilder.build("implementation", withTable(table), ImplementationDecider.ALL_PHASES);
         var policy = Fixtures.policy("""
                 interface:
                   default:
@@ -114,9 +114,9 @@ class RuleBaseBuilderTest {
 
     @Test
     void revisionChangesWithContentAndRuleNamesAreListed() throws IOException {
-        CompiledRuleBase original = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
+        CompiledRuleBase original = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
         CompiledRuleBase changed = RuleBaseBuilder.build("implementation",
-                withTable(Files.readString(TABLES.resolve(TABLE)) + "Second catch-all,rule-key,ANY,4\n"), ImplementationDecider.PHASES);
+                withTable(Files.readString(TABLES.resolve(TABLE)) + "Second catch-all,rule-key,ANY,4\n"), ImplementationDecider.ALL_PHASES);
 
         assertTrue(!original.revision().equals(changed.revision()));
         assertTrue(original.ruleNames().contains("io.arbiter.rules.implementation.Catch-all cap.*"), original.ruleNames().toString());

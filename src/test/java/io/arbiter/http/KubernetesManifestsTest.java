@@ -50,6 +50,7 @@ class KubernetesManifestsTest {
         assertEquals("serve", parsed.subcommand().commandSpec().name());
         assertTrue(args.contains("--watch"), args.toString());
         assertEquals(container.path("ports").get(0).path("containerPort").asText(), argAfter(args, "--port"));
+        assertEquals("0.0.0.0", argAfter(args, "--host"), "serve listens on loopback unless told otherwise");
     }
 
     @Test

@@ -58,6 +58,8 @@ public final class ImplementationDecider {
             "selection", "offers", "overrides", "injection", "injection-checks");
     /** Run after the decision, only when the caller asks why: they derive one Rejection per reason. */
     public static final List<String> EXPLAIN_PHASES = List.of("explain", "explain-reasons");
+    /** Every phase of the rule base, in firing order: the decision's, then the explanation's. */
+    public static final List<String> ALL_PHASES = java.util.stream.Stream.concat(PHASES.stream(), EXPLAIN_PHASES.stream()).toList();
 
     /** Candidates are listed by path ascending, then revision descending (contract). */
     static final Comparator<Implementation> CANDIDATE_ORDER = Comparator.comparing(Implementation::path)
@@ -167,9 +169,7 @@ public final class ImplementationDecider {
 
     /** The decision phases followed by the explanation phases. */
     public static List<String> withExplanation() {
-        List<String> phases = new ArrayList<>(PHASES);
-        phases.addAll(EXPLAIN_PHASES);
-        return phases;
+        return ALL_PHASES;
     }
 
     /** One policy of the merge: where it comes from and what it says. */

@@ -56,7 +56,7 @@ public final class ImplementationPolicyType implements PolicyType {
 
     @Override
     public RuleSet ruleSet() {
-        return new RuleSet(List.of("policy-merge", ImplementationDecider.KIND), ImplementationDecider.PHASES);
+        return new RuleSet(List.of("policy-merge", ImplementationDecider.KIND), ImplementationDecider.ALL_PHASES);
     }
 
     @Override

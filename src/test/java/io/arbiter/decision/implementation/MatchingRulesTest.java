@@ -54,7 +54,7 @@ class MatchingRulesTest {
     private static final List<String> REJECTIONS = List.of(PATH_DIFFERS, LACKS_ATTRIBUTE, LACKS_TYPE, ALIAS_MISSING,
             NO_INSTANCE, ANY_OF, ONE_OF);
 
-    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
+    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
 
     private record Result(Outcome outcome, Integer winner, List<String> matches, List<String> reasons, List<FiredRule> fired) {
     }

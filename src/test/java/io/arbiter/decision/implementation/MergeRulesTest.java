@@ -76,7 +76,7 @@ class MergeRulesTest {
     private static final ImplementationConstraints BITNAMI = constraints("cap.implementation.bitnami.postgresql.install");
     private static final ImplementationConstraints CLOUDSQL = constraints("cap.implementation.gcp.cloudsql.postgresql.install");
 
-    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
+    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
 
     /** What the merge derived, read from working memory. */
     private record Merged(Map<String, Integer> ranks, List<RankedItem> ranked, List<Absorbed> absorbed,
