@@ -93,4 +93,19 @@ class DependenciesDecisionTest {
                 Problem.at("$.observed[6]", "ConstraintTemplate k is listed already, as observed[5]: list each object once")),
                 error.problems());
     }
+
+    @Test
+    void aKindListedTwiceInApiResourcesIsRejectedAtTheLaterEntry() throws IOException {
+        JsonNode body = Documents.jsonMapper().readTree("""
+                {"apiResources": [{"apiVersion": "v1", "kind": "ConfigMap", "namespaced": true},
+                                  {"apiVersion": "v1", "kind": "Secret", "namespaced": true},
+                                  {"apiVersion": "v1", "kind": "ConfigMap", "namespaced": false}],
+                 "policies": [{"name": "p", "namespace": "ns", "policyTemplates": [{"name": "t", "kind": "ConfigurationPolicy"}]}]}""");
+
+        DecisionException error = assertThrows(DecisionException.class, () -> DependenciesDecider.decide(body, RULES));
+
+        assertEquals(DecisionException.Code.INVALID_REQUEST, error.code());
+        assertEquals(List.of(Problem.at("$.apiResources[2]", "ConfigMap of v1 is listed already: list each kind once")),
+                error.problems());
+    }
 }
