@@ -36,7 +36,7 @@ public final class DependenciesDecider {
     public static final String KIND = "dependencies";
     /** Sections 3 to 7: each policy's templates and compliance. These rules join facts of one policy only. */
     public static final List<String> GATING_PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union",
-            "deps-conflicts", "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name",
+            "deps-conflicts", "deps-first-conflict", "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name",
             "deps-template-action", "deps-policy-compliance");
     /** PolicySets, waiting chains and cycles: across policies, over what gating derived. */
     public static final List<String> REPORTING_PHASES = List.of("deps-set-members", "deps-set-unknown",
@@ -65,6 +65,7 @@ public final class DependenciesDecider {
     /** The facts of one request (public for rule tests and the benchmark). */
     public static List<Object> facts(JsonNode body) {
         String clusterNs = body.path("clusterNamespace").asText(DEFAULT_CLUSTER_NAMESPACE);
+        ServedKinds served = ServedKinds.of(body.path("apiResources"));
         Map<String, List<String>> sets = new HashMap<>();
         List<Object> facts = new ArrayList<>();
         JsonNode policySets = body.path("policySets");
@@ -80,7 +81,7 @@ public final class DependenciesDecider {
             }
             sets.put(setNs + "/" + fact.name(), members);
         }
-        ObservedObjects observed = observed(body.path("observed"), clusterNs);
+        ObservedObjects observed = observed(body.path("observed"), served);
         JsonNode policies = body.path("policies");
         long templateDependencies = 0;
         for (int p = 0; p < policies.size(); p++) {
@@ -92,7 +93,7 @@ public final class DependenciesDecider {
             int policyWanted = facts.size();
             for (int d = 0; d < dependencies.size(); d++) {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
-                for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, sets)) {
+                for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, served, sets)) {
                     facts.add(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
                             observed.byKey().get(dependency.key())));
                 }
@@ -110,7 +111,7 @@ public final class DependenciesDecider {
                 int extraPosition = 0;
                 for (int d = 0; d < extras.size(); d++) {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
-                    for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, sets)) {
+                    for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, served, sets)) {
                         facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
                                 observed.byKey().get(dependency.key())));
                     }
@@ -136,7 +137,7 @@ public final class DependenciesDecider {
      * names; the rules judge what it finds. An object listed twice is a bad request: which entry's status counts
      * would be a guess.
      */
-    private static ObservedObjects observed(JsonNode observed, String clusterNs) {
+    private static ObservedObjects observed(JsonNode observed, ServedKinds served) {
         // sized for every object: a large request observes thousands, and growing the maps cost about a tenth of facts()
         Map<String, Observed> byKey = new HashMap<>(observed.size() * 4 / 3 + 1);
         Map<String, Observed> byLocalKey = new HashMap<>(observed.size() * 4 / 3 + 1);
@@ -146,8 +147,8 @@ public final class DependenciesDecider {
             String apiVersion = object.path("apiVersion").asText();
             String kind = object.path("kind").asText();
             String name = object.path("name").asText();
-            String group = group(apiVersion);
-            String effectiveNs = effectiveNamespace(group, kind, object.path("namespace").asText(""), clusterNs);
+            // where it was observed: only a dependency's lookup moves policy kinds into the cluster namespace
+            String effectiveNs = served.namespaced(apiVersion, kind) ? object.path("namespace").asText("") : "";
             Observed fact = new Observed(o, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
                     object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
                     object.path("totalViolations").isNumber() ? object.get("totalViolations").longValue() : null);
@@ -167,7 +168,8 @@ public final class DependenciesDecider {
     }
 
     /** Hub canonicalisation (section 2): Policy names become {@code <ns>.<name>}; a known PolicySet expands. */
-    static List<Dependency> canonical(JsonNode entry, String policyNs, String clusterNs, Map<String, List<String>> sets) {
+    static List<Dependency> canonical(JsonNode entry, String policyNs, String clusterNs, ServedKinds served,
+                                      Map<String, List<String>> sets) {
         String apiVersion = entry.path("apiVersion").asText();
         String kind = entry.path("kind").asText();
         String name = entry.path("name").asText();
@@ -177,25 +179,26 @@ public final class DependenciesDecider {
             if (!(namespace.isEmpty() && name.contains("."))) {
                 name = (namespace.isEmpty() ? policyNs : namespace) + "." + name;
             }
-            return List.of(dependency(apiVersion, kind, name, "", compliance, clusterNs));
+            return List.of(dependency(apiVersion, kind, name, "", compliance, clusterNs, served));
         }
         if (kind.equals("PolicySet") && apiVersion.equals(POLICYSET_API)) {
             String setNs = namespace.isEmpty() ? policyNs : namespace;
             List<String> members = sets.get(setNs + "/" + name);
             if (members == null) {
-                return List.of(dependency(apiVersion, kind, name, setNs, compliance, clusterNs));
+                return List.of(dependency(apiVersion, kind, name, setNs, compliance, clusterNs, served));
             }
-            return members.stream().map(member -> dependency(POLICY_API, "Policy", member, "", compliance, clusterNs)).toList();
+            return members.stream().map(member -> dependency(POLICY_API, "Policy", member, "", compliance, clusterNs, served)).toList();
         }
-        return List.of(dependency(apiVersion, kind, name, namespace, compliance, clusterNs));
+        return List.of(dependency(apiVersion, kind, name, namespace, compliance, clusterNs, served));
     }
 
     private static Dependency dependency(String apiVersion, String kind, String name, String namespace, String compliance,
-                                         String clusterNs) {
+                                         String clusterNs, ServedKinds served) {
         String group = group(apiVersion);
-        String key = key(apiVersion, kind, effectiveNamespace(group, kind, namespace, clusterNs), name);
+        String key = key(apiVersion, kind, lookupNamespace(apiVersion, kind, namespace, clusterNs, served), name);
         String target = kind.equals("Policy") && group.equals(POLICY_GROUP) ? name : null;
-        return new Dependency(apiVersion, group, kind, name, namespace, compliance, key, target);
+        return new Dependency(apiVersion, group, kind, name, namespace, compliance, key, target,
+                served.serves(apiVersion, kind));
     }
 
     static String group(String apiVersion) {
@@ -203,9 +206,53 @@ public final class DependenciesDecider {
         return slash < 0 ? "" : apiVersion.substring(0, slash);
     }
 
-    /** Section 2, managed cluster: policy-group kinds ending in Policy live in the cluster namespace. */
-    static String effectiveNamespace(String group, String kind, String namespace, String clusterNs) {
-        return group.equals(POLICY_GROUP) && kind.endsWith("Policy") ? clusterNs : namespace;
+    /**
+     * Section 2, managed cluster: where a dependency is looked up. A cluster-scoped kind has no namespace; a
+     * policy-group kind ending in Policy is looked up in the cluster namespace, whatever namespace it gives.
+     */
+    static String lookupNamespace(String apiVersion, String kind, String namespace, String clusterNs, ServedKinds served) {
+        return !served.namespaced(apiVersion, kind) ? ""
+                : group(apiVersion).equals(POLICY_GROUP) && kind.endsWith("Policy") ? clusterNs : namespace;
+    }
+
+    /**
+     * The kinds the managed cluster serves and whether each is namespaced, as the request's {@code apiResources}
+     * describes them (discovery). Without it, every kind is served, and only the Gatekeeper groups are cluster-scoped.
+     * Whether a kind is served is judged by the rules (section 3, row 1); here it only decides where objects live.
+     */
+    record ServedKinds(Map<String, Boolean> namespacedByType) {
+        static final Set<String> CLUSTER_SCOPED_GROUPS = Set.of("templates.gatekeeper.sh", "constraints.gatekeeper.sh");
+
+        static ServedKinds of(JsonNode apiResources) {
+            if (apiResources.isMissingNode() || apiResources.isNull()) {
+                return new ServedKinds(null);
+            }
+            Map<String, Boolean> namespaced = new HashMap<>(apiResources.size() * 4 / 3 + 1);
+            for (int r = 0; r < apiResources.size(); r++) {
+                JsonNode resource = apiResources.get(r);
+                String type = type(resource.path("apiVersion").asText(), resource.path("kind").asText());
+                if (namespaced.putIfAbsent(type, resource.path("namespaced").asBoolean()) != null) {
+                    Problem problem = Problem.at("$.apiResources[" + r + "]", resource.path("kind").asText() + " of "
+                            + resource.path("apiVersion").asText() + " is listed already: list each kind once");
+                    throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
+                            "the dependencies request is invalid: " + problem, List.of(problem));
+                }
+            }
+            return new ServedKinds(namespaced);
+        }
+
+        private static String type(String apiVersion, String kind) {
+            return apiVersion + "|" + kind;
+        }
+
+        boolean serves(String apiVersion, String kind) {
+            return namespacedByType == null || namespacedByType.containsKey(type(apiVersion, kind));
+        }
+
+        boolean namespaced(String apiVersion, String kind) {
+            Boolean namespaced = namespacedByType == null ? null : namespacedByType.get(type(apiVersion, kind));
+            return namespaced != null ? namespaced : !CLUSTER_SCOPED_GROUPS.contains(group(apiVersion));
+        }
     }
 
     private static String key(String apiVersion, String kind, String namespace, String name) {

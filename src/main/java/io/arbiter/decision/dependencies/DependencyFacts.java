@@ -26,15 +26,16 @@ public final class DependencyFacts {
      * (group|version|kind|effective namespace|name); {@code targetPolicy} is the canonical name when it names a Policy.
      */
     public record Dependency(String apiVersion, String group, String kind, String name, String namespace,
-                             String compliance, String key, String targetPolicy, String label) {
+                             String compliance, String key, String targetPolicy, boolean served, String label) {
         /**
-         * {@code label} is how messages name it ("Kind name"). Fact ids append the compliance inside the one string
-         * they build, rather than every dependency keeping a second label for them (the 500-policy benchmark request
-         * has 6,500 dependencies).
+         * {@code served}: the cluster has an API mapping for its kind (the request's {@code apiResources} lists it, or
+         * gives no list). {@code label} is how messages name it ("Kind name"). Fact ids append the compliance inside
+         * the one string they build, rather than every dependency keeping a second label for them (the 500-policy
+         * benchmark request has 6,500 dependencies).
          */
         public Dependency(String apiVersion, String group, String kind, String name, String namespace, String compliance,
-                          String key, String targetPolicy) {
-            this(apiVersion, group, kind, name, namespace, compliance, key, targetPolicy, kind + " " + name);
+                          String key, String targetPolicy, boolean served) {
+            this(apiVersion, group, kind, name, namespace, compliance, key, targetPolicy, served, kind + " " + name);
         }
     }
 
@@ -120,6 +121,10 @@ public final class DependencyFacts {
             return dependency.group();
         }
 
+        public boolean served() {
+            return dependency.served();
+        }
+
         public boolean wantsCompliant() {
             return COMPLIANT.equals(dependency.compliance());
         }
@@ -132,6 +137,37 @@ public final class DependencyFacts {
     /** How a dependency's owner is named in fact ids: its template, or the policy for a policy-level one. */
     static String owner(int policyIndex, Template template) {
         return template != null ? template.factId() : "policies[" + policyIndex + "]";
+    }
+
+    /**
+     * An extra dependency of a template wants an object that the policy or an earlier extra entry of the template wants
+     * in another compliance state. The first of a template's (by {@code position}) names its template error.
+     */
+    public record Conflict(Wanted extra) implements Fact {
+        public Template template() {
+            return extra.template();
+        }
+
+        public int position() {
+            return extra.position();
+        }
+
+        public String dependencyName() {
+            return extra.dependency().name();
+        }
+
+        @Override
+        public String factId() {
+            return "conflict " + extra.factId();
+        }
+    }
+
+    /** Two templates of {@code policies[policyIndex]} have one name: every template of it is a template error. */
+    public record RepeatedTemplateNames(int policyIndex) implements Fact {
+        @Override
+        public String factId() {
+            return "policies[" + policyIndex + "] repeats a template name";
+        }
     }
 
     /** Two entries of one template want the same object in different compliance states. */

@@ -77,14 +77,35 @@ class DependenciesDecisionTest {
                  "observed": [
                    {"apiVersion": "policy.open-cluster-management.io/v1", "kind": "ConfigurationPolicy", "name": "t", "namespace": "managed"},
                    {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "namespace": "default"},
+                   {"apiVersion": "policy.open-cluster-management.io/v1", "kind": "ConfigurationPolicy", "name": "t", "namespace": "managed"},
+                   {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "namespace": "other"},
                    {"apiVersion": "policy.open-cluster-management.io/v1", "kind": "ConfigurationPolicy", "name": "t", "namespace": "ns"},
-                   {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "namespace": "other"}]}""");
+                   {"apiVersion": "templates.gatekeeper.sh/v1", "kind": "ConstraintTemplate", "name": "k", "namespace": "a"},
+                   {"apiVersion": "templates.gatekeeper.sh/v1", "kind": "ConstraintTemplate", "name": "k", "namespace": "b"}]}""");
 
         DecisionException error = assertThrows(DecisionException.class, () -> DependenciesDecider.decide(body, RULES));
 
         assertEquals(DecisionException.Code.INVALID_REQUEST, error.code());
+        // observed[4] stays where it was observed (ns), so it is another object than observed[0]; a cluster-scoped
+        // ConstraintTemplate is one object whatever namespace it is observed with
         assertEquals(List.of(Problem.at("$.observed[2]",
-                        "ConfigurationPolicy managed/t is listed already, as observed[0]: list each object once")),
+                        "ConfigurationPolicy managed/t is listed already, as observed[0]: list each object once"),
+                Problem.at("$.observed[6]", "ConstraintTemplate k is listed already, as observed[5]: list each object once")),
+                error.problems());
+    }
+
+    @Test
+    void aKindListedTwiceInApiResourcesIsRejectedAtTheLaterEntry() throws IOException {
+        JsonNode body = Documents.jsonMapper().readTree("""
+                {"apiResources": [{"apiVersion": "v1", "kind": "ConfigMap", "namespaced": true},
+                                  {"apiVersion": "v1", "kind": "Secret", "namespaced": true},
+                                  {"apiVersion": "v1", "kind": "ConfigMap", "namespaced": false}],
+                 "policies": [{"name": "p", "namespace": "ns", "policyTemplates": [{"name": "t", "kind": "ConfigurationPolicy"}]}]}""");
+
+        DecisionException error = assertThrows(DecisionException.class, () -> DependenciesDecider.decide(body, RULES));
+
+        assertEquals(DecisionException.Code.INVALID_REQUEST, error.code());
+        assertEquals(List.of(Problem.at("$.apiResources[2]", "ConfigMap of v1 is listed already: list each kind once")),
                 error.problems());
     }
 }

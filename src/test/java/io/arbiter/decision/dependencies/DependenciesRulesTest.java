@@ -29,7 +29,10 @@ class DependenciesRulesTest {
     static final String NO_TEMPLATES = "A policy without templates wants nothing";
     static final String EXTRA_MERGED = "A later extra dependency equal to an earlier one of its template merges into it";
     static final String EXTRA_INTO_POLICY = "An extra dependency the policy already wants in the same compliance merges into the policy's";
-    static final String CONFLICT = "An extra dependency wanting an object in another compliance conflicts";
+    static final String CONFLICT = "An extra dependency wanting an object an earlier entry wants in another compliance conflicts";
+    static final String FIRST_CONFLICT = "The first conflicting extra dependency names the template error";
+    static final String REPEATED_NAMES = "Templates of a policy sharing a name are template errors";
+    static final String UNSERVED = "A dependency on a kind the cluster does not serve is unmet";
     static final String CT_ABSENT_MET = "Absent ConstraintTemplate not wanted Compliant is met";
     static final String ABSENT = "Absent dependency object is unmet";
     static final String CT_MET = "Existing ConstraintTemplate counts as Compliant: met when wanted Compliant";
@@ -42,6 +45,7 @@ class DependenciesRulesTest {
     static final String MISMATCH = "Dependency object with another compliance is unmet";
     static final String POLICY_UNMET = "An unmet policy dependency is unmet for every template of the policy";
     static final String ERROR = "A template with conflicting compliance states is a template error";
+    static final String NAMES_ERROR = "A template of a policy with repeated template names is a template error";
     static final String PENDING = "A template with an unmet dependency is pending";
     static final String IGNORED = "A pending template with ignorePending reports Compliant";
     static final String ACTIVE = "A template with every dependency met is active and reports its object's compliance";
@@ -70,9 +74,9 @@ class DependenciesRulesTest {
     static final String WAITS_THROUGH = "A waited-on policy waits on what its pending templates wait on";
 
     static final List<String> COMBINING_RULES = List.of(SKIPPED, POLICY_MERGED, NO_TEMPLATES, EXTRA_MERGED, EXTRA_INTO_POLICY);
-    static final List<String> JUDGE_RULES = List.of(CT_ABSENT_MET, ABSENT, CT_MET, CT_UNMET, C_NO_COUNT, C_MET, C_UNMET,
+    static final List<String> JUDGE_RULES = List.of(UNSERVED, CT_ABSENT_MET, ABSENT, CT_MET, CT_UNMET, C_NO_COUNT, C_MET, C_UNMET,
             NO_STATUS, EXACT, MISMATCH);
-    static final List<String> STATE_RULES = List.of(ERROR, PENDING, IGNORED, ACTIVE, ACTIVE_NO_STATE);
+    static final List<String> STATE_RULES = List.of(NAMES_ERROR, ERROR, PENDING, IGNORED, ACTIVE, ACTIVE_NO_STATE);
     static final List<String> POLICY_ROWS = List.of(ROW_NON_COMPLIANT, ROW_PENDING, ROW_COMPLIANT);
 
     private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(DependenciesDecider.KIND, DependenciesDecider.PHASES);
@@ -301,10 +305,84 @@ class DependenciesRulesTest {
         assertEquals("template-2", run.result().names().get(0).name());
     }
 
+    @Test
+    void theFirstConflictingExtraDependencyNamesTheTemplateError() {
+        // entry 1 (b) conflicts with the policy's b before entry 2 (a) conflicts with entry 0
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "dependencies": [%s],
+                  "policyTemplates": [{"name": "t", "kind": "ConfigurationPolicy", "extraDependencies": [%s, %s, %s]}]}]}"""
+                .formatted(dep(CM, "ConfigMap", "b", "Compliant"), dep(CM, "ConfigMap", "a", "Compliant"),
+                        dep(CM, "ConfigMap", "b", "NonCompliant"), dep(CM, "ConfigMap", "a", "NonCompliant")));
+        assertFiredTimes(run.firedRules(), CONFLICT, 2); // entries 1 and 2; entry 0 conflicts with nothing earlier
+        assertFiredTimes(run.firedRules(), FIRST_CONFLICT, 1);
+        assertOnlyState(run.firedRules(), ERROR);
+        assertEquals("template-error; Failed to decode policy template with err: dependency on b has conflicting "
+                + "compliance states", onlyState(run.result()).message());
+    }
+
+    @Test
+    void repeatedTemplateNamesMakeEveryTemplateOfThePolicyATemplateError() {
+        var run = run("""
+                {"policies": [{"name": "p", "namespace": "ns", "dependencies": [%s], "policyTemplates": [
+                   {"name": "a", "kind": "ConfigurationPolicy", "applied": true},
+                   {"name": "b", "kind": "ConfigurationPolicy", "extraDependencies": [%s]},
+                   {"name": "a", "kind": "CertificatePolicy"}]},
+                  {"name": "q", "namespace": "ns", "policyTemplates": [{"name": "a", "kind": "ConfigurationPolicy"}]}]}"""
+                .formatted(dep(CM, "ConfigMap", "missing", "Compliant"), dep(CM, "ConfigMap", "c", "NonCompliant")));
+        assertFiredTimes(run.firedRules(), REPEATED_NAMES, 1); // once for the policy, not per pair
+        assertFiredTimes(run.firedRules(), NAMES_ERROR, 3);
+        assertNotFired(run.firedRules(), PENDING); // beats the unmet dependency
+        assertFiredTimes(run.firedRules(), ACTIVE_NO_STATE, 1); // q's template: names are unique per policy
+        assertFiredTimes(run.firedRules(), NAMED, 3);
+        assertFiredTimes(run.firedRules(), DELETE, 1);
+        assertFiredTimes(run.firedRules(), NONE, 2);
+        assertFiredTimes(run.firedRules(), APPLY, 1);
+        run.result().states().stream().filter(s -> s.policyIndex() == 0).forEach(state -> {
+            assertEquals("TEMPLATE_ERROR", state.state());
+            assertEquals("NonCompliant", state.compliant());
+            assertEquals("template-error; All policy-template names must be unique within a policy", state.message());
+        });
+    }
+
+    @Test
+    void aKindTheClusterDoesNotServeIsUnmetBeforeAnyOtherRow() {
+        // Gatekeeper not installed: an absent ConstraintTemplate wanted NonCompliant would otherwise be met
+        var run = run("""
+                {"apiResources": [{"apiVersion": "v1", "kind": "ConfigMap", "namespaced": true}],
+                 "policies": [{"name": "p", "namespace": "ns", "policyTemplates": [
+                   {"name": "t", "kind": "ConfigurationPolicy", "extraDependencies": [%s, %s]}]}],
+                 "observed": [%s]}""".formatted(dep(CT, "ConstraintTemplate", "ct", "NonCompliant"),
+                dep(CM, "Secret", "s", "Compliant"), obj(CM, "Secret", "s", ", \"compliant\": \"Compliant\"")));
+        assertFiredTimes(run.firedRules(), UNSERVED, 2); // a Secret is not listed either, observed or not
+        JUDGE_RULES.stream().filter(r -> !r.equals(UNSERVED)).forEach(r -> assertNotFired(run.firedRules(), r));
+        assertEquals("Could not find an API mapping for the dependency", run.result().unmet().get(0).reason());
+        assertEquals("Dependencies were not satisfied: 2 are still pending (ConstraintTemplate ct, Secret s)",
+                onlyState(run.result()).message());
+    }
+
+    @Test
+    void discoveryDecidesWhichKindsIgnoreNamespaces() {
+        // listed cluster-scoped: namespaces ignored on both sides; listed namespaced, even a Gatekeeper kind: kept
+        String request = """
+                {"apiResources": [{"apiVersion": "example.com/v1", "kind": "Widget", "namespaced": false},
+                                  {"apiVersion": "%s", "kind": "ConstraintTemplate", "namespaced": true}],
+                 "policies": [{"name": "p", "namespace": "ns", "policyTemplates": [
+                   {"name": "t", "kind": "ConfigurationPolicy", "extraDependencies": [
+                     {"apiVersion": "example.com/v1", "kind": "Widget", "name": "w", "namespace": "x", "compliance": "Compliant"},
+                     {"apiVersion": "%s", "kind": "ConstraintTemplate", "name": "ct", "namespace": "x", "compliance": "Compliant"}]}]}],
+                 "observed": [{"apiVersion": "example.com/v1", "kind": "Widget", "name": "w", "namespace": "y", "compliant": "Compliant"},
+                              {"apiVersion": "%s", "kind": "ConstraintTemplate", "name": "ct", "namespace": "y"}]}"""
+                .formatted(CT, CT, CT);
+        var run = run(request);
+        assertFiredTimes(run.firedRules(), EXACT, 1);
+        assertFiredTimes(run.firedRules(), ABSENT, 1); // the namespaced ConstraintTemplate is in y, wanted in x
+        assertEquals("ConstraintTemplate", run.result().unmet().get(0).wanted().dependency().kind());
+    }
+
     // ---- template state, message and action (sections 5, 6, 8) --------------------------------------------
 
     @Test
-    void pendingMessageCountsOnlyUnmetSortedAndDeduplicated() {
+    void pendingMessageCountsOnlyUnmetSortedAndMergesOnlyOneObject() {
         var run = run("""
                 {"policies": [{"name": "p", "namespace": "ns", "dependencies": [%s, %s],
                   "policyTemplates": [{"name": "t", "kind": "ConfigurationPolicy", "extraDependencies": [%s, %s]}]}],
@@ -319,6 +397,17 @@ class DependenciesRulesTest {
         assertFired(run.firedRules(), NONE);
         assertNotFired(run.firedRules(), DELETE);
         assertNotFired(run.firedRules(), APPLY);
+    }
+
+    @Test
+    void pendingMessageKeepsRepeatedNames() {
+        // two ConfigMaps c in two namespaces are two unmet dependencies, each named "ConfigMap c"
+        var run = oneTemplate("""
+                {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "namespace": "a", "compliance": "Compliant"},
+                {"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "namespace": "b", "compliance": "Compliant"}""", "");
+        assertEquals("Dependencies were not satisfied: 2 are still pending (ConfigMap c, ConfigMap c)",
+                onlyState(run.result()).message());
+        assertEquals(2, run.result().unmet().size());
     }
 
     @Test
