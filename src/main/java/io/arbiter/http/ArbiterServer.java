@@ -91,6 +91,9 @@ public final class ArbiterServer {
         for (Target target : decisions.registry().targets()) {
             router.post("/v1/decisions/" + target.name()).handler(handlers.decide(target.name()));
         }
+        // After the real targets: any other target is a 404 naming the known ones, not a 405 from GET /v1/decisions/:id.
+        router.post("/v1/decisions/:target").handler(ctx -> ctx.fail(new Decisions.UnknownTargetException(
+                ctx.pathParam("target"), decisions.registry().targets().stream().map(Target::name).toList())));
         router.get("/v1/decisions/:id").handler(handlers::getDecision);
         router.get("/metrics").handler(handlers::metrics);
         router.get("/v1/policy-types").handler(handlers::listPolicyTypes);

@@ -48,7 +48,9 @@ public final class StoreReferences {
     }
 
     private static String message(String id, String at) {
-        return "TypeInstance " + id + " (" + at + ") is not in the server's TypeInstance store; a decision that injects it"
-                + " answers 422 unless its request carries the TypeInstance";
+        return "TypeInstance " + id + " (" + at + ") is not in the server's TypeInstance store: unless a request"
+                + " carries it, it satisfies no requirement (a decision that needed it is NO_MATCH, and its explanation"
+                + " says the id is unknown to the store), and a decision that selects an Implementation it is injected"
+                + " into answers 422 INVALID_POLICY";
     }
 }

@@ -254,6 +254,19 @@ class ImplementationEndpointTest {
     }
 
     @Test
+    void anUnknownDecisionTargetIs404NamingTheKnownTargets() {
+        var response = client.postJson("/v1/decisions/no-such-target", POSTGRES);
+
+        assertEquals(404, response.status(), response.body());
+        assertEquals("NOT_FOUND", response.errorCode());
+        String message = response.json().path("error").path("message").asText();
+        assertTrue(message.contains("'no-such-target'"), message);
+        for (String known : new String[] {"implementation", "backend", "dependencies", "rollout"}) {
+            assertTrue(message.contains(known), message);
+        }
+    }
+
+    @Test
     void aRecentDecisionCanBeFetchedByItsId() {
         JsonNode decision = client.postJson(PATH, POSTGRES).json();
         String id = decision.path("decisionId").asText();

@@ -228,6 +228,17 @@ public final class ImplementationFacts {
         }
     }
 
+    /**
+     * An injected id the TypeInstance store cannot resolve, offered to the merged item {@code itemId} (null: by an
+     * {@code interface.default}, to every item). It satisfies nothing, so an explanation names it.
+     */
+    public record UnresolvedInjection(String itemId, String id, String location) implements Fact {
+        @Override
+        public String factId() {
+            return "unresolved " + id + " at " + location;
+        }
+    }
+
     /** A required TypeInstance entry offered to the winning item, with its policy's rank. */
     public record OfferedRequired(RequiredEntry entry, int rank) implements Fact {
         public Ref typeRef() {
