@@ -30,12 +30,12 @@ final class RawConnection implements AutoCloseable {
         return this;
     }
 
-    /** Reads until the server closes the connection or the deadline passes; true if it closed. */
+    /** Reads until the server closes the connection or the deadline passes (at least once); true if it closed. */
     boolean awaitClosed(Duration within) throws IOException {
         long deadline = System.nanoTime() + within.toNanos();
         InputStream in = socket.getInputStream();
         byte[] buffer = new byte[4096];
-        while (!closedByServer && System.nanoTime() < deadline) {
+        do {
             try {
                 int read = in.read(buffer);
                 if (read < 0) {
@@ -48,7 +48,7 @@ final class RawConnection implements AutoCloseable {
             } catch (SocketException e) {
                 closedByServer = true; // reset by the server
             }
-        }
+        } while (!closedByServer && System.nanoTime() < deadline);
         return closedByServer;
     }
 
