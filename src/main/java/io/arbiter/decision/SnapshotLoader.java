@@ -1,5 +1,11 @@
 package io.arbiter.decision;
 
+import io.arbiter.catalog.Catalog;
+import io.arbiter.document.Documents;
+import io.arbiter.document.Locations;
+import io.arbiter.document.Problem;
+import io.arbiter.policy.HubStorageCheck;
+import java.util.List;
 import io.arbiter.catalog.CatalogLoadResult;
 import io.arbiter.catalog.ManifestLoader;
 import io.arbiter.catalog.TypeInstanceLoader;
@@ -61,6 +67,7 @@ public final class SnapshotLoader {
         Path policyFile = settings.policyFile() != null ? settings.policyFile()
                 : RuleFiles.classpathFolder("embedded").resolve("policy.yaml");
         PolicyDocument policy = stage("the policy " + policyFile, () -> loadPolicy(policyFile));
+        requireHubStorages(policy, policyFile, store, catalog.catalog());
 
         Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
         loading.forEach((name, future) -> ruleBases.put(name, stage("the rules of policy type '" + name + "'", () -> join(future))));
@@ -156,6 +163,26 @@ public final class SnapshotLoader {
     private static boolean isRuleFile(String kind, Path file) {
         String name = file.getFileName().toString();
         return kind.equals("rules") ? name.endsWith(".drl") : name.endsWith(".drl.csv") || name.endsWith(".drl.xlsx");
+    }
+
+    /**
+     * A backend that is not a Hub storage refuses the start-up or reload, as PUT refuses it: the file's text is
+     * read again to locate the problems only when there are some.
+     */
+    private static void requireHubStorages(PolicyDocument policy, Path file, TypeInstanceStore store, Catalog catalog) {
+        List<Problem> problems = HubStorageCheck.problems(policy.policy(), store, catalog);
+        if (problems.isEmpty()) {
+            return;
+        }
+        Locations locations = stage("the policy " + file, () -> {
+            try {
+                return Documents.parseYaml(Files.readAllBytes(file)).locations();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read policy " + file, e);
+            }
+        });
+        List<Problem> located = problems.stream().map(problem -> problem.locatedBy(locations)).toList();
+        throw new DocumentException("policy " + file + ": " + located.get(0), located);
     }
 
     public static PolicyDocument loadPolicy(Path file) {
