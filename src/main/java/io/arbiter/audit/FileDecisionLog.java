@@ -474,9 +474,12 @@ public final class FileDecisionLog implements DecisionLog {
 
     private void fail(Queued queued, String reason) {
         queued.settled = true;
-        if (queued.outcome == null || queued.outcome.completeExceptionally(new DecisionLogUnavailableException(
+        // Counted before the waiting decision is woken, so that whoever it answers sees the count; taken back if
+        // the decision had given up first (it counted its own failure then).
+        failed.incrementAndGet();
+        if (queued.outcome != null && !queued.outcome.completeExceptionally(new DecisionLogUnavailableException(
                 "the decision log is required and " + reason))) {
-            failed.incrementAndGet();
+            failed.decrementAndGet();
         }
     }
 
