@@ -16,7 +16,7 @@ export async function ruleIndex() {
         phases.set(set.policyType, set.phases);
         for (const rule of set.rules) {
           rules.set(rule.rule, rule);
-          packages.add(rule.packageName);
+          packages.add(rule.package);
         }
       }
       return {rules, phases, packages: [...packages].sort((a, b) => b.length - a.length)};
@@ -70,19 +70,20 @@ function where(source) {
 export async function firingsSection(response, signal) {
   const idx = await ruleIndex().catch(() => null);
   const parts = [timeline(response.firedRules, idx, 'Fired rules of this request')];
+  // issue 26: {"revision", "key", "count"}, served at GET /v1/snapshots/{revision}/firings?key=KEY
   const reference = response.snapshotFirings;
-  if (reference) {
-    const href = typeof reference === 'string' ? reference : reference.href || reference.url
-      || (reference.revision ? `/v1/snapshots/${encodeURIComponent(reference.revision)}/firings` : null);
-    if (href) {
-      parts.push(h('h3', null, 'Fired when the snapshot was built ', h('a', {href}, href)));
-      try {
-        const snapshot = (await get(href, {signal})).json;
-        const firings = Array.isArray(snapshot) ? snapshot : snapshot?.firedRules ?? snapshot?.firings;
-        parts.push(timeline(firings, idx, 'Fired rules of the snapshot'));
-      } catch (error) {
-        parts.push(h('p', {class: 'error-text'}, `could not load the snapshot's firings: ${error.message}`));
-      }
+  if (reference?.revision) {
+    const href = `/v1/snapshots/${encodeURIComponent(reference.revision)}/firings`
+      + (reference.key ? `?key=${encodeURIComponent(reference.key)}` : '');
+    parts.push(h('h3', {id: 'snapshot-firings'}, `Fired when snapshot ${reference.revision} was built`,
+      reference.count != null ? ` (${reference.count})` : ''));
+    try {
+      const snapshot = (await get(href, {signal})).json;
+      const firings = Array.isArray(snapshot?.firings) ? snapshot.firings
+        : reference.key ? snapshot?.firings?.[reference.key] : Object.values(snapshot?.firings || {}).flat();
+      parts.push(timeline(firings, idx, 'Fired rules of the snapshot'));
+    } catch (error) {
+      parts.push(h('p', {class: 'error-text'}, `could not load the snapshot's firings (${href}): ${error.message}`));
     }
   }
   return parts;

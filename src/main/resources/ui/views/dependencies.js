@@ -100,11 +100,12 @@ function graph(response, request) {
     s('path', {d: 'M 0 0 L 10 5 L 0 10 z', fill: '#8c959f'}))));
   for (const edge of edges) {
     const a = nodes.get(edge.from), b = nodes.get(edge.to);
-    const x1 = a.x + width, y1 = a.y + 12;
-    const backwards = b.x <= a.x;
+    // forward edges leave a node's right side; an edge back to a policy leaves the template's left side
+    const backwards = b.x < a.x;
+    const x1 = backwards ? a.x : a.x + width, y1 = a.y + 12;
     const x2 = backwards ? b.x + width : b.x, y2 = b.y + 12;
-    const bend = backwards ? 60 : 40;
-    const d = backwards ? `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 + bend} ${y2}, ${x2} ${y2}` : `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`;
+    const bend = backwards ? -40 : 40;
+    const d = `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`;
     svg.append(s('path', {d, class: `edge ${edge.kind}${edge.cycle ? ' cycle' : ''}`, 'data-from': edge.from, 'data-to': edge.to,
       'stroke-dasharray': edge.kind === 'met' ? '4 3' : null, 'marker-end': edge.kind === 'contains' ? null : 'url(#arrow)'},
     edge.label ? s('title', null, edge.label) : null));

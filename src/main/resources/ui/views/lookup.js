@@ -30,7 +30,7 @@ export async function render(main, params, signal) {
 
 async function shown(record, signal) {
   const result = typeof record.result === 'string' ? JSON.parse(record.result) : record.result;
-  const parts = [section('Record', 'record', h('dl', {class: 'facts', id: 'record'},
+  const parts = [section('Record', 'record-heading', h('dl', {class: 'facts', id: 'record'},
     ...[['Decision id', record.decisionId], ['Endpoint', record.endpoint], ['Time', record.timestamp], ['Outcome', record.outcome],
       ['Policy revision', record.policyRevision], ['Rules revision', record.rulesRevision],
       ['Catalog revision', record.catalogRevision], ['TypeInstances revision', record.typeInstancesRevision],

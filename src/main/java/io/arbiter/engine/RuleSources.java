@@ -22,13 +22,14 @@ import java.util.List;
 public final class RuleSources {
 
     /**
-     * @param rule  {@code package.name}, as a firing's {@code rule}
+     * @param rule  {@code package.name}, as a firing's {@code rule}; written with {@code name} and {@code package}
      * @param file  {@code rules/<folder>/<file>.drl} or {@code decision-tables/<folder>/<file>.drl.csv}
      * @param line  the 1-based line of a DRL rule, else null
      * @param row   the 1-based line of a decision table's row (a CSV table), else null
      */
-    public record RuleSource(String rule, String name, String packageName, String phase, String file, Integer line,
-                             Integer row) {
+    public record RuleSource(String rule, String name,
+                             @com.fasterxml.jackson.annotation.JsonProperty("package") String packageName,
+                             String phase, String file, Integer line, Integer row) {
     }
 
     private RuleSources() {

@@ -109,7 +109,7 @@ public final class OpenApi {
                 "{catalogRevision, interfaces[{path, revision, implementations[]}]}", "application/json");
         ok(operation(paths, "/v1/rules", "get", "getRules",
                 "For each policy type, its phases in firing order and where each rule is written (file, line, table row)",
-                "catalog"), "{ruleSets[{policyType, rulesRevision, phases[], rules[{rule, name, packageName, phase, file, line, row}]}]}",
+                "catalog"), "{ruleSets[{policyType, rulesRevision, phases[], rules[{rule, name, package, phase, file, line, row}]}]}",
                 "application/json");
 
         ok(operation(paths, "/healthz", "get", "healthz", "The process is up", "operations"), "{status: UP}", "application/json");

@@ -32,7 +32,8 @@ final class UiRoutes {
     private final Decisions decisions;
     private final ServerOptions options;
     private final AtomicReference<RuleIndex> rules = new AtomicReference<>();
-    private volatile Buffer openApi;
+    /** Built with the routes: the registry does not change while the server runs. */
+    private final Buffer openApi;
 
     /** The rule sources of one set of rule-base revisions. */
     private record RuleIndex(Map<String, String> revisions, Object body) {
@@ -42,6 +43,7 @@ final class UiRoutes {
         this.vertx = vertx;
         this.decisions = decisions;
         this.options = options;
+        this.openApi = JsonBodies.write(OpenApi.document(decisions.registry()));
     }
 
     static void register(Router router, Vertx vertx, Decisions decisions, ServerOptions options) {
@@ -64,12 +66,7 @@ final class UiRoutes {
     }
 
     private void openApi(RoutingContext ctx) {
-        Buffer known = openApi;
-        if (known == null) {
-            known = JsonBodies.write(OpenApi.document(decisions.registry()));
-            openApi = known;
-        }
-        ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(known);
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(openApi.copy());
     }
 
     /** {@code GET /v1/catalog}: every Interface of the live catalog, highest revision first, with its Implementations. */

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
@@ -121,12 +122,12 @@ class ExplorerBrowserTest {
 
         assertEquals("cap.implementation.bitnami.postgresql.install:0.1.0", driver.findElement(By.id("selected")).getText());
         WebElement chosen = driver.findElement(By.cssSelector(".item.winner"));
-        assertTrue(chosen.getText().contains("Matched (1 of 3): cap.implementation.bitnami.postgresql.install:0.1.0"), chosen.getText());
+        // the fixture catalog: four Implementations, three of which need an injected credential
+        assertTrue(chosen.getText().contains("Matched (1 of 4): cap.implementation.bitnami.postgresql.install:0.1.0"), chosen.getText());
         List<WebElement> rejected = chosen.findElements(By.cssSelector(".rejected-list li"));
-        assertEquals(2, rejected.size(), chosen.getText());
-        assertTrue(rejected.get(0).getText().contains("cap.implementation.aws.rds.postgresql.install"), rejected.get(0).getText());
-        assertTrue(rejected.get(0).getText().contains("missing attribute") || rejected.get(0).getText().contains("requirement"),
-                rejected.get(0).getText());
+        assertEquals(3, rejected.size(), chosen.getText());
+        assertEquals("cap.implementation.aws.rds.postgresql.install:0.1.0: requirement cap.type.aws.auth.credentials:0.1.0 "
+                + "(alias aws-credentials) needs an injected TypeInstance", rejected.get(0).getText());
         assertTrue(driver.findElement(By.id("required-typeinstances")).getText().contains("helm-storage"));
         assertTrue(driver.findElement(By.id("backends-table")).getText().contains("DEFAULT_INJECT"));
 
@@ -275,6 +276,29 @@ class ExplorerBrowserTest {
     }
 
     @Test
+    void theTimelineNamesCompactFiringsAndFetchesTheFiringsOfTheSnapshotTheyReference() {
+        // issue 26's shapes: firings without name and package, and a reference to the snapshot's own firings
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+        Object shown = ((JavascriptExecutor) driver).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('/ui/timeline.js').then(async (timeline) => {
+                  const parts = await timeline.firingsSection({
+                    firedRules: [{rule: 'io.arbiter.rules.implementation.Catch-all cap.*', order: 1, facts: ['rule-key cap.*']}],
+                    snapshotFirings: {revision: 's-1', key: 'cap.interface.database.postgresql.install:0.1.0', count: 47}});
+                  const main = document.getElementById('view');
+                  main.replaceChildren(...parts);
+                  done(main.innerText);
+                }).catch((error) => done('failed: ' + error));
+                """);
+        String text = String.valueOf(shown);
+        assertTrue(text.contains("#1 Catch-all cap.* decision-tables/implementation/rule-key-precedence.drl.csv row 12"), text);
+        assertTrue(text.contains("facts: rule-key cap.*"), text);
+        assertTrue(text.contains("Fired when snapshot s-1 was built (47)"), text);
+        // this server keeps no snapshot firings: the reference is fetched, and its refusal shown
+        assertTrue(text.contains("/v1/snapshots/s-1/firings?key=cap.interface.database.postgresql.install%3A0.1.0"), text);
+    }
+
+    @Test
     void theViewsAreReachedWithTheKeyboard() {
         // Tab from the top of the page: the skip link, then the navigation's links, each a real link
         WebElement body = driver.findElement(By.tagName("body"));
@@ -316,8 +340,16 @@ class ExplorerBrowserTest {
                 "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", element, value);
     }
 
+    /** The whole page (up to 2,400 pixels high), as the README shows it. */
     private static void screenshot(String name) throws IOException {
-        File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
-        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        Dimension window = driver.manage().window().getSize();
+        long height = (Long) ((JavascriptExecutor) driver).executeScript("return document.documentElement.scrollHeight");
+        driver.manage().window().setSize(new Dimension(window.getWidth(), (int) Math.min(2_400, Math.max(height + 140, window.getHeight()))));
+        try {
+            File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+            Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            driver.manage().window().setSize(window);
+        }
     }
 }
