@@ -79,6 +79,31 @@ class ProtocolErrorsTest {
     }
 
     @Test
+    void anHttpVersionOtherThan10Or11Is505WithAJsonBody() throws IOException {
+        for (String version : new String[] {"HTTP/9.9", "HTTP/2.0", "HTTP/1.2"}) {
+            try (RawConnection answer = exchange("GET /healthz " + version + "\r\nHost: localhost\r\n\r\n")) {
+                assertEquals(505, answer.status(), answer.received());
+                assertTrue(answer.header("Content-Type").startsWith("application/json"), answer.received());
+                assertTrue(answer.json().path("error").path("message").asText().contains(version), answer.received());
+            }
+        }
+    }
+
+    @Test
+    void anHttp2PriorKnowledgePrefaceIs505() throws IOException {
+        try (RawConnection answer = exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")) {
+            assertEquals(505, answer.status(), answer.received());
+        }
+    }
+
+    @Test
+    void http10IsStillServed() throws IOException {
+        try (RawConnection answer = exchange("GET /healthz HTTP/1.0\r\n\r\n")) {
+            assertEquals(200, answer.status(), answer.received());
+        }
+    }
+
+    @Test
     void aJsonBodySentAsAFormIs415NamingTheAcceptedTypes() {
         // a form decoder reads "%zz" up to the "&" as an (undecodable) field name
         byte[] body = "{\"interface\": {\"path\": \"cap.interface.%zz&x\"}}".getBytes(StandardCharsets.UTF_8);
