@@ -77,7 +77,7 @@ public final class ArbiterServer {
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setIdleTimeout((int) options.idleTimeout().toMillis())
                 // No h2c upgrade: with it Vert.x sets a connection up only once a whole request head is in, too
-                // late for RequestHeadGuard to time the head. A prior-knowledge HTTP/2 preface is answered 505.
+                // late for RequestHeadGuard to time the head. A prior-knowledge HTTP/2 preface is answered 400.
                 .setHttp2ClearTextEnabled(false);
     }
 

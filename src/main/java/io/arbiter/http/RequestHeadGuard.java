@@ -29,9 +29,9 @@ import java.util.concurrent.TimeUnit;
  *   a request line or header block and then stalls, or trickles it a byte at a time so that the idle timeout never
  *   fires, is answered 408 and closed. An idle keep-alive connection between requests is left to the idle timeout,
  *   which is longer so that load balancers close first.</li>
- *   <li>A request line naming a version other than HTTP/1.0 or HTTP/1.1 (e.g. {@code HTTP/9.9}) reaches the
- *   server's invalid-request handler as a decoding failure, so it is answered 505 with the contract's error body
- *   rather than by Vert.x's own empty 501.</li>
+ *   <li>A request line naming a major version other than 1 (e.g. {@code HTTP/9.9}, or an HTTP/2 preface) reaches
+ *   the server's invalid-request handler as a decoding failure, so it is answered 400 with the contract's error
+ *   body rather than by Vert.x's own empty 501; a later HTTP/1 minor version is served as HTTP/1.1.</li>
  * </ul>
  * Vert.x 5 has no public hook into the connection's Netty pipeline; this reaches it through {@link ConnectionBase},
  * an internal class. {@code ConnectionTimeoutsTest} and {@code ProtocolErrorsTest} fail if a Vert.x upgrade moves
@@ -94,9 +94,12 @@ final class RequestHeadGuard {
             if (msg instanceof HttpRequest request) {
                 cancelTimer();
                 HttpVersion version = request.protocolVersion();
-                if (version.majorVersion() != 1 || version.minorVersion() > 1) {
-                    request.setProtocolVersion(HttpVersion.HTTP_1_1);
+                if (version.majorVersion() != 1) {
                     request.setDecoderResult(DecoderResult.failure(new UnsupportedVersionException(version.text())));
+                }
+                if (version.majorVersion() != 1 || version.minorVersion() > 1) {
+                    // RFC 9112 2.3: a later HTTP/1.x is served as the latest one the server speaks
+                    request.setProtocolVersion(HttpVersion.HTTP_1_1);
                 }
             }
             if (msg instanceof LastHttpContent) {
@@ -134,7 +137,10 @@ final class RequestHeadGuard {
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 
-    /** A request line in a protocol version the server does not speak: answered 505. */
+    /**
+     * A request line in a protocol version the server does not speak: answered 400 (a client error that names
+     * the version to send) rather than 505, so that no request a client controls is answered with a 5xx.
+     */
     static final class UnsupportedVersionException extends RuntimeException {
         UnsupportedVersionException(String version) {
             super(version + " is not supported: send HTTP/1.1");

@@ -79,20 +79,27 @@ class ProtocolErrorsTest {
     }
 
     @Test
-    void anHttpVersionOtherThan10Or11Is505WithAJsonBody() throws IOException {
-        for (String version : new String[] {"HTTP/9.9", "HTTP/2.0", "HTTP/1.2"}) {
+    void anHttpMajorVersionOtherThan1Is400WithAJsonBodyNamingIt() throws IOException {
+        for (String version : new String[] {"HTTP/9.9", "HTTP/2.0", "HTTP/0.9"}) {
             try (RawConnection answer = exchange("GET /healthz " + version + "\r\nHost: localhost\r\n\r\n")) {
-                assertEquals(505, answer.status(), answer.received());
-                assertTrue(answer.header("Content-Type").startsWith("application/json"), answer.received());
+                assertJsonError(answer, 400);
                 assertTrue(answer.json().path("error").path("message").asText().contains(version), answer.received());
             }
         }
     }
 
     @Test
-    void anHttp2PriorKnowledgePrefaceIs505() throws IOException {
+    void anHttp2PriorKnowledgePrefaceIs400() throws IOException {
         try (RawConnection answer = exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")) {
-            assertEquals(505, answer.status(), answer.received());
+            assertJsonError(answer, 400);
+        }
+    }
+
+    @Test
+    void aLaterHttp1MinorVersionIsServedAsHttp11() throws IOException {
+        try (RawConnection answer = exchange("GET /healthz HTTP/1.7\r\nHost: localhost\r\nConnection: close\r\n\r\n")) {
+            assertEquals(200, answer.status(), answer.received());
+            assertTrue(answer.received().startsWith("HTTP/1.1 200"), answer.received());
         }
     }
 
