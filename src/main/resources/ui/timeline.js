@@ -37,10 +37,13 @@ export function nameOf(firing, idx) {
   return pkg ? firing.rule.slice(pkg.length + 1) : String(firing.rule ?? '?');
 }
 
+/** Past this many firings (a dependencies request of 2,000 policies fires over 100,000) the rest are counted, not drawn. */
+const SHOWN = 2000;
+
 export function timeline(firings, idx, title = 'Fired rules') {
   if (!Array.isArray(firings)) return h('p', {class: 'muted'}, 'No firings in this response.');
   const groups = [];
-  for (const firing of firings) {
+  for (const firing of firings.slice(0, SHOWN)) {
     const source = idx?.rules.get(firing.rule);
     const phase = source?.phase ?? firing.phase ?? 'unknown phase';
     let group = groups[groups.length - 1];
@@ -50,13 +53,16 @@ export function timeline(firings, idx, title = 'Fired rules') {
     }
     group.firings.push({firing, source});
   }
-  return h('ol', {class: 'timeline', 'aria-label': title},
+  const list = h('ol', {class: 'timeline', 'aria-label': title},
     groups.map((group) => h('li', {class: 'phase', 'data-phase': group.phase},
       h('h3', null, 'Phase ', h('code', null, group.phase), h('span', {class: 'muted'}, ` · ${group.firings.length} firing${group.firings.length === 1 ? '' : 's'}`)),
       h('ol', {class: 'firings'}, group.firings.map(({firing, source}) => h('li', {class: 'firing', value: firing.order},
         h('span', {class: 'order'}, `#${firing.order} `), h('strong', {class: 'rule-name'}, nameOf(firing, idx)), ' ',
         h('span', {class: 'where'}, where(source)),
         firing.facts?.length ? h('div', {class: 'facts'}, 'facts: ', firing.facts.join(', ')) : null))))));
+  return firings.length > SHOWN
+    ? h('div', null, list, h('p', {class: 'muted'}, `${firings.length - SHOWN} later firings are not shown.`))
+    : list;
 }
 
 function where(source) {

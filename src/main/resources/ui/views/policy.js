@@ -13,6 +13,7 @@ export async function render(main, params, signal) {
   const validate = h('button', {type: 'button', id: 'validate-policy'}, 'Validate');
   const replace = h('button', {type: 'button', id: 'replace-policy'}, 'Replace the live policy (admin)');
   validate.addEventListener('click', async () => {
+    result.replaceChildren();
     try {
       const answer = (await post('/v1/policy/validate', text.value, {signal})).json;
       result.replaceChildren(answer.valid
@@ -23,6 +24,7 @@ export async function render(main, params, signal) {
     }
   });
   replace.addEventListener('click', async () => {
+    result.replaceChildren();
     try {
       const answer = await call('PUT', '/v1/policy', text.value, {signal, headers: {'If-Match': etag},
         admin: 'Replacing the live policy needs the server\'s admin token.'});
