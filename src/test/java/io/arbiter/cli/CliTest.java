@@ -234,7 +234,7 @@ class CliTest {
         assertEquals(1, missing.exit());
         assertTrue(missing.err().contains("absent.log is not a file"), missing.err());
         assertEquals(2, none.exit());
-        assertTrue(none.err().contains("Missing required parameter: 'FILE'"), none.err());
+        assertTrue(none.err().contains("name decision log FILEs, or a topic with --kafka-bootstrap"), none.err());
     }
 
     @Test
