@@ -87,7 +87,8 @@ public final class LogSinksBenchmark {
             }
             System.out.println("median over rounds:");
             rates.forEach((name, list) -> System.out.printf("  %-18s %8.0f decisions/s%n", name, median(list)));
-            ratios.forEach((name, list) -> System.out.printf("  %-18s %8.2f (per round: %s)%n", name, median(list), list));
+            ratios.forEach((name, list) -> System.out.printf("  %-18s %8.2f (per round: %s)%n", name, median(list),
+                    list.stream().map(ratio -> String.format("%.2f", ratio)).toList()));
         } finally {
             try (var paths = Files.walk(folder)) {
                 paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
