@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  */
 public final class KafkaBroker implements AutoCloseable {
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     private final Path folder;
     private final Path config;
