@@ -111,7 +111,7 @@ final class ImplementationPolicyAnalysis {
     }
 
     private RuleAlone alone(int index, Policy.InterfaceRule rule, List<Ref> named) {
-        Policy single = new Policy(policy.defaults(), List.of(rule), List.of());
+        Policy single = new Policy(defaults(), List.of(rule), List.of());
         List<Ref> appliesTo = new ArrayList<>();
         Map<Integer, Set<String>> matches = new LinkedHashMap<>();
         Map<Integer, Set<String>> reasons = new LinkedHashMap<>();
@@ -158,7 +158,7 @@ final class ImplementationPolicyAnalysis {
     /** The item alone in its rule: what a decision selecting by it refuses, and injections nobody takes. */
     private void itemAlone(int i, int j, Policy.InterfaceRule rule, List<Ref> appliesTo) {
         Policy.OneOfItem item = rule.oneOf().get(j);
-        Policy single = new Policy(policy.defaults(), List.of(new Policy.InterfaceRule(rule.interfaceRef(), List.of(item))),
+        Policy single = new Policy(defaults(), List.of(new Policy.InterfaceRule(rule.interfaceRef(), List.of(item))),
                 List.of());
         String at = "$.interface.rules[" + i + "].oneOf[" + j + "]";
         Set<Problem> refused = new LinkedHashSet<>();
@@ -280,7 +280,20 @@ final class ImplementationPolicyAnalysis {
     }
 
     private String other() {
-        return role == PolicyLint.Role.GLOBAL ? "global" : "live global";
+        return "global";
+    }
+
+    /**
+     * What every item is offered when the policy is used: its own defaults, and for an action or workflow policy the
+     * global policy's too (a workflow policy has none of its own), so an item alone matches as it does in place.
+     */
+    private Policy.Inject defaults() {
+        if (role == PolicyLint.Role.GLOBAL) {
+            return policy.defaults();
+        }
+        List<Policy.RequiredTypeInstance> required = new ArrayList<>(policy.defaults().requiredTypeInstances());
+        required.addAll(snapshot.policy().policy().defaults().requiredTypeInstances());
+        return new Policy.Inject(required, List.of(), List.of());
     }
 
     private static String describeSource(String itemId) {
