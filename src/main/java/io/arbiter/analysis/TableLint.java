@@ -54,7 +54,7 @@ public final class TableLint {
             try {
                 files = SnapshotLoader.ruleFiles(type, rulesRoot, tablesRoot);
             } catch (RuleBaseException e) {
-                findings.add(new Finding(Severity.ERROR, "rule-files", String.valueOf(tablesRoot), "$", null, null,
+                findings.add(new Finding(Severity.ERROR, "rule-files", "policy type " + type.name(), "$", null, null,
                         e.getMessage()));
                 continue;
             }
