@@ -1,9 +1,11 @@
 package io.arbiter.cli;
 
+import io.arbiter.analysis.DependencyLint;
 import io.arbiter.analysis.Finding;
 import io.arbiter.analysis.LintOutput;
 import io.arbiter.analysis.PolicyLint;
 import io.arbiter.analysis.TableLint;
+import io.arbiter.decision.Decisions;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.SnapshotLoader;
@@ -38,6 +40,8 @@ import java.util.concurrent.Callable;
                         + " parameters that fail the Implementation's schema) is an error; rules that never apply or are"
                         + " shadowed, oneOf items that no Implementation satisfies or that can never win, injections"
                         + " nothing takes and ids the store cannot resolve are warnings.",
+                "Dependency policies are checked by the dependencies decision: cycles are errors, dependencies on a"
+                        + " Policy or PolicySet the document does not hold are warnings.",
                 "Decision tables are compiled as the service compiles them (errors at file, row and column) and their"
                         + " rows checked: duplicate, masked or overlapping rows, a rank given twice, enum values no row"
                         + " covers, and with --fired FILE rows that no scenario fired.",
@@ -54,7 +58,8 @@ final class LintCommand implements Callable<Integer> {
 
     private final PolicyTypeRegistry registry;
 
-    @Parameters(paramLabel = "FILE", arity = "0..1", description = "The policy to check (YAML or JSON).")
+    @Parameters(paramLabel = "FILE", arity = "0..1", description = "The policy to check (YAML or JSON): an implementation"
+            + " policy, or dependency policies (a document with a top-level policies list, as a dependencies request has).")
     Path file;
 
     @Option(names = "--as", paramLabel = "ROLE", defaultValue = "global",
@@ -115,7 +120,10 @@ final class LintCommand implements Callable<Integer> {
             // rules that do not compile cannot decide: the policy is then checked with the packaged ones
             Settings used = findings.stream().anyMatch(Finding::isError) ? settings.withRules(null, null) : settings;
             Snapshot loaded = SnapshotLoader.load(used, registry);
-            PolicyLint.lint(Files.readAllBytes(file), "application/yaml", as, loaded, registry, java.time.Duration.ofMinutes(10))
+            byte[] body = Files.readAllBytes(file);
+            (DependencyLint.isDependencyPolicies(body, "application/yaml")
+                    ? DependencyLint.lint(body, "application/yaml", new Decisions(registry, loaded))
+                    : PolicyLint.lint(body, "application/yaml", as, loaded, registry, java.time.Duration.ofMinutes(10)))
                     .forEach(finding -> findings.add(finding.inFile(file.toString())));
         }
         switch (format) {
