@@ -87,6 +87,9 @@ public final class PolicyLint {
                 findings.add(Finding.error("backend-not-hub-storage", problem.locatedBy(locations))));
         ImplementationPolicyAnalysis.analyse(document.policy(), role, snapshot, budget).forEach(finding ->
                 findings.add(located(finding, locations)));
+        if (role == Role.GLOBAL && findings.stream().noneMatch(Finding::isError)) {
+            BackendPolicyAnalysis.analyse(document, snapshot).forEach(finding -> findings.add(located(finding, locations)));
+        }
         return sorted(findings);
     }
 

@@ -260,4 +260,35 @@ class PolicyLintTest {
         assertEquals("syntax", findings.get(0).code());
         assertTrue(findings.get(0).line() != null, findings.toString());
     }
+
+    private static final String BACKENDS = """
+            typeInstance:
+              rules:
+                - typeRef: {path: cap.type.helm.*}
+                  backend: {id: c268d3f5-8834-434b-bea2-b677793611c5}
+                - typeRef: {path: cap.type.helm.release.storage}
+                  backend: {id: c268d3f5-8834-434b-bea2-b677793611c5}
+            """;
+
+    @Test
+    void aBackendRuleAMoreSpecificRuleAlwaysBeatsIsShadowed() {
+        assertEquals(List.of(), lint(BACKENDS), "the pattern still decides cap.type.helm.template.storage");
+
+        Finding shadowed = only(lint(BACKENDS + """
+                    - typeRef: {path: cap.type.helm.template.storage}
+                      backend: {id: c268d3f5-8834-434b-bea2-b677793611c5}
+                """), "shadowed-backend-rule");
+
+        assertEquals("$.typeInstance.rules[0].typeRef", shadowed.path());
+        assertEquals(3, shadowed.line());
+        assertTrue(shadowed.problem().contains("cap.type.helm.release.storage:0.1.0 by the rule for cap.type.helm.release.storage"),
+                shadowed.problem());
+    }
+
+    @Test
+    void aBackendRuleForNoKnownTypeIsAWarning() {
+        Finding unknown = only(lint(BACKENDS.replace("cap.type.helm.*", "cap.type.nothing.*")), "unknown-type");
+
+        assertEquals("$.typeInstance.rules[0].typeRef", unknown.path());
+    }
 }
