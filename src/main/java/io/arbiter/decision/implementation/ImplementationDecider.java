@@ -83,6 +83,11 @@ public final class ImplementationDecider {
                 return decision(derived, List.of(), snapshot.firingsOf(key, derived.run().firedRules()), snapshot);
             }
         }
+        return decideAtRequestTime(request, snapshot);
+    }
+
+    /** Runs every phase of the rules over the snapshot's facts and the request's: what is not derived. */
+    static ImplementationDecision decideAtRequestTime(ImplementationRequest request, Snapshot snapshot) {
         Evaluation evaluation = evaluate(request, snapshot);
         return decision(evaluation, evaluation.run().firedRules(), null, snapshot);
     }
