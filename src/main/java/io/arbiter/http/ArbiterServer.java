@@ -55,6 +55,7 @@ public final class ArbiterServer {
                     return decisions;
                 })
                 .compose(decisions -> vertx.createHttpServer(httpOptions(options))
+                        .connectionHandler(connection -> RequestHeadGuard.install(connection, options.readTimeout()))
                         .invalidRequestHandler(ConnectionGuards::invalidRequest)
                         .requestHandler(router(vertx, decisions, options))
                         .listen(options.port(), options.host())
@@ -74,7 +75,10 @@ public final class ArbiterServer {
                 .setMaxInitialLineLength(ServerOptions.MAX_REQUEST_LINE_BYTES)
                 .setMaxHeaderSize(ServerOptions.MAX_HEADER_BYTES)
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-                .setIdleTimeout((int) options.idleTimeout().toMillis());
+                .setIdleTimeout((int) options.idleTimeout().toMillis())
+                // No h2c upgrade: with it Vert.x sets a connection up only once a whole request head is in, too
+                // late for RequestHeadGuard to time the head. A prior-knowledge HTTP/2 preface is answered 400.
+                .setHttp2ClearTextEnabled(false);
     }
 
     /** The service's routes over {@code decisions}: what {@link #start} serves (also used to serve other decisions, as benchmarks do). */
