@@ -1,7 +1,6 @@
 package io.arbiter.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.engine.FiredRulesNode;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -96,11 +95,6 @@ public final class Audit {
     }
 
     private static List<String> firedRules(JsonNode result) {
-        if (result.get("firedRules") instanceof FiredRulesNode firings) {
-            List<String> fired = new ArrayList<>(firings.size());
-            firings.firedRules().forEach(rule -> fired.add(rule.rule()));
-            return fired;
-        }
         List<String> fired = new ArrayList<>();
         result.path("firedRules").forEach(rule -> fired.add(rule.path("rule").asText()));
         return fired;

@@ -81,6 +81,12 @@ public final class DecisionLogReader {
             subject.outcomes().merge(record.path("outcome").asText(), 1, Integer::sum);
             record.path("result").path("firedRules")
                     .forEach(rule -> subject.firings().merge(rule.path("rule").asText(), 1, Integer::sum));
+            // firings recorded once with the snapshot count by the reference (GET /v1/snapshots/{revision}/firings)
+            JsonNode snapshot = record.path("result").path("snapshotFirings");
+            if (snapshot.isObject()) {
+                subject.firings().merge("snapshot " + snapshot.path("revision").asText() + " "
+                        + snapshot.path("key").asText(), 1, Integer::sum);
+            }
             return false;
         });
         return List.copyOf(subjects.values());

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import io.arbiter.document.Documents;
-import io.arbiter.engine.FiredRulesNode;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -60,9 +59,7 @@ final class DecisionRecordJson {
         for (Iterator<Map.Entry<String, JsonNode>> fields = result.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             json.writeFieldName(field.getKey());
-            if (field.getValue() instanceof FiredRulesNode firings) {
-                firings.write(json, false);
-            } else if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
+            if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
                 json.writeStartArray();
                 for (JsonNode rule : field.getValue()) {
                     writeFiredRule(rule, json, provider);

@@ -12,7 +12,6 @@ import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
 import io.arbiter.engine.DecisionDeadline;
-import io.arbiter.engine.RuleFirings;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
@@ -78,9 +77,12 @@ public final class Decisions {
 
     private volatile ReloadState reloadState = new ReloadState(null, null, 0, 0);
 
-    /** Swaps in a snapshot built from changed files: in-flight decisions finish on the one they started with. */
+    /**
+     * Swaps in a snapshot built from changed files ({@link SnapshotLoader} derived what its rules derive from it):
+     * in-flight decisions finish on the one they started with.
+     */
     public void swap(Snapshot next) {
-        current.set(next);
+        retire(current.getAndSet(prepare(registry, next)), next);
         ReloadState previous = reloadState;
         reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
         audit.metrics().policyReload(true);
@@ -136,6 +138,52 @@ public final class Decisions {
         return audit.find(decisionId);
     }
 
+    /** How many replaced snapshots keep their firings resolvable, for decisions made just before a swap. */
+    public static final int RETIRED_SNAPSHOTS = 8;
+
+    private final Map<String, SnapshotFirings> retired = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, SnapshotFirings> eldest) {
+            return size() > RETIRED_SNAPSHOTS;
+        }
+    };
+
+    /** Runs every policy type's snapshot-time rules over {@code snapshot}, before it serves. */
+    public static Snapshot prepare(PolicyTypeRegistry registry, Snapshot snapshot) {
+        registry.types().forEach(type -> type.derive(snapshot));
+        return snapshot;
+    }
+
+    private void retire(Snapshot old, Snapshot next) {
+        if (!old.revision().equals(next.revision())) {
+            SnapshotFirings firings = old.firings();
+            synchronized (retired) {
+                retired.put(old.revision(), firings);
+            }
+        }
+    }
+
+    /** The firings recorded with the live snapshot or a recently replaced one, by the snapshot's revision. */
+    public Optional<SnapshotFirings> snapshotFirings(String revision) {
+        Snapshot live = current.get();
+        if (live.revision().equals(revision)) {
+            return Optional.of(live.firings());
+        }
+        synchronized (retired) {
+            return Optional.ofNullable(retired.get(revision));
+        }
+    }
+
+    /** The rules of a live rule base, by its revision: what the {@code rule} of a firing stands for. */
+    public record RuleListing(String revision, String policyType, List<io.arbiter.engine.RuleBaseBuilder.RuleEntry> rules) {
+    }
+
+    public Optional<RuleListing> rules(String rulesRevision) {
+        return current.get().ruleBases().entrySet().stream()
+                .filter(entry -> entry.getValue().revision().equals(rulesRevision)).findFirst()
+                .map(entry -> new RuleListing(rulesRevision, entry.getKey(), entry.getValue().listing()));
+    }
+
     public PolicyTypeRegistry registry() {
         return registry;
     }
@@ -182,9 +230,6 @@ public final class Decisions {
             throw located(e, request);
         }
         ObjectNode response = Documents.jsonMapper().valueToTree(decision);
-        if (decision instanceof RuleFirings firings) {
-            response.set("firedRules", RuleFirings.toJson(firings.firedRules()));
-        }
         response.put("catalogRevision", call.snapshot().catalog().revision());
         response.put("typeInstancesRevision", call.snapshot().typeInstances().revision());
         if (!call.warnings().isEmpty()) {
@@ -248,12 +293,17 @@ public final class Decisions {
             audit.metrics().policyReload(false);
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, e.getMessage(), e.problems());
         }
-        Snapshot updated = current.updateAndGet(live -> {
+        // derived before the swap: decisions keep being made on the live snapshot meanwhile
+        Snapshot live;
+        Snapshot updated;
+        do {
+            live = current.get();
             if (ifMatch.isPresent() && !ifMatch.get().matches(live.policy().revision())) {
                 throw new StaleRevisionException(ifMatch.get(), live.policy().revision());
             }
-            return live.withPolicy(parsed);
-        });
+            updated = prepare(registry, live.withPolicy(parsed));
+        } while (!current.compareAndSet(live, updated));
+        retire(live, updated);
         audit.metrics().policyReload(true);
         return updated.policy();
     }

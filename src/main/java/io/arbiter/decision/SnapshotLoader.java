@@ -71,8 +71,12 @@ public final class SnapshotLoader {
 
         Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
         loading.forEach((name, future) -> ruleBases.put(name, stage("the rules of policy type '" + name + "'", () -> join(future))));
-        return new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances(),
+        Snapshot snapshot = new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances(),
                 settings.policyOrder());
+        long started = System.nanoTime();
+        stage("what the rules derive from the snapshot", () -> Decisions.prepare(registry, snapshot));
+        LOG.info("snapshot {}: derived in {} ms", snapshot.revision(), (System.nanoTime() - started) / 1_000_000);
+        return snapshot;
     }
 
     /**

@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * @param revision a content hash of every rule file and table it was built from
  */
 public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool pool, List<String> phases,
-                               String revision, List<String> ruleNames, List<String> sourceFiles, boolean recording) {
+                               String revision, List<String> ruleNames, List<RuleBaseBuilder.RuleFile> files,
+                               boolean recording) {
 
     /**
      * Decisions over more facts than this get a new session instead of a pooled one. A pooled session keeps its
@@ -30,13 +31,18 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     public static final int POOLED_SESSION_MAX_FACTS = 1_000;
 
     public CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool pool, List<String> phases, String revision,
-                            List<String> ruleNames, List<String> sourceFiles) {
-        this(name, kieBase, pool, phases, revision, ruleNames, sourceFiles, true);
+                            List<String> ruleNames, List<RuleBaseBuilder.RuleFile> files) {
+        this(name, kieBase, pool, phases, revision, ruleNames, files, true);
     }
 
     /** The same rule base without the firing recorder: only for measuring what recording costs (JMH). */
     public CompiledRuleBase withoutRecording() {
-        return new CompiledRuleBase(name, kieBase, pool, phases, revision, ruleNames, sourceFiles, false);
+        return new CompiledRuleBase(name, kieBase, pool, phases, revision, ruleNames, files, false);
+    }
+
+    /** Every rule of this rule base with its name, package and file: what a firing's {@code rule} stands for. */
+    public List<RuleBaseBuilder.RuleEntry> listing() {
+        return RuleBaseBuilder.listing(files);
     }
 
     /**

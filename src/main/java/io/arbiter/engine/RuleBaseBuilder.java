@@ -1,5 +1,6 @@
 package io.arbiter.engine;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.drools.decisiontable.InputType;
 import org.drools.decisiontable.SpreadsheetCompiler;
 import org.drools.drl.ast.descr.PackageDescr;
@@ -132,7 +133,7 @@ public final class RuleBaseBuilder {
         LOG.info("the rule base '{}' {}: {} rules from {} files in {} ms", name, precompiled != null ? "loaded precompiled" : "built",
                 ruleNames.size(), files.size(), (System.nanoTime() - started) / 1_000_000);
         return new CompiledRuleBase(name, kieBase, kieBase.newKieSessionsPool(POOL_SIZE), List.copyOf(phases),
-                revision, ruleNames, files.stream().map(RuleFile::name).toList());
+                revision, ruleNames, List.copyOf(files));
     }
 
     /**
@@ -243,6 +244,30 @@ public final class RuleBaseBuilder {
         return name.replaceAll("[^A-Za-z0-9_.-]", "-");
     }
 
+    /** One rule of a rule base: {@code rule} is how firings name it; {@code file} is the DRL file or decision table. */
+    public record RuleEntry(String rule, String name, @JsonProperty("package") String packageName, String file) {
+    }
+
+    /** The rules (not queries) the files declare, in file order, then declaration order. */
+    static List<RuleEntry> listing(List<RuleFile> files) {
+        List<RuleEntry> entries = new ArrayList<>();
+        for (RuleFile file : files) {
+            PackageDescr descr;
+            try {
+                descr = packageOf(file);
+            } catch (DroolsParserException e) {
+                throw new RuleBaseException("cannot list the rules of " + file.name() + ": " + e.getMessage(), e);
+            }
+            if (descr == null) {
+                continue;
+            }
+            descr.getRules().stream().filter(rule -> !(rule instanceof org.drools.drl.ast.descr.QueryDescr))
+                    .forEach(rule -> entries.add(new RuleEntry(descr.getNamespace() + "." + rule.getName(), rule.getName(),
+                            descr.getNamespace(), (file.type() == ResourceType.DTABLE ? "decision-tables/" : "rules/") + file.name())));
+        }
+        return entries;
+    }
+
     /** How many rules a decision table compiles to (queries and functions do not count). */
     static int rulesIn(RuleFile table) {
         try {
@@ -254,12 +279,16 @@ public final class RuleBaseBuilder {
 
     /** The names of the rules and queries a DRL file or decision table declares. */
     private static List<String> ruleNamesIn(RuleFile file) throws DroolsParserException {
+        PackageDescr descr = packageOf(file);
+        return descr == null ? List.of() : descr.getRules().stream().map(rule -> rule.getName()).toList();
+    }
+
+    private static PackageDescr packageOf(RuleFile file) throws DroolsParserException {
         String drl = file.type() == ResourceType.DTABLE
                 ? new SpreadsheetCompiler().compile(new ByteArrayInputStream(file.content()),
                         file.name().endsWith(".csv") ? InputType.CSV : InputType.XLS)
                 : new String(file.content(), java.nio.charset.StandardCharsets.UTF_8);
-        PackageDescr descr = new DrlParser().parse(null, drl);
-        return descr == null ? List.of() : descr.getRules().stream().map(rule -> rule.getName()).toList();
+        return new DrlParser().parse(null, drl);
     }
 
     private static boolean looksLikeTable(String fileName) {

@@ -99,6 +99,8 @@ public final class ArbiterServer {
         router.post("/v1/decisions/:target").handler(ctx -> ctx.fail(new Decisions.UnknownTargetException(
                 ctx.pathParam("target"), decisions.registry().targets().stream().map(Target::name).toList())));
         router.get("/v1/decisions/:id").handler(handlers::getDecision);
+        router.get("/v1/snapshots/:revision/firings").handler(handlers::snapshotFirings);
+        router.get("/v1/rules/:revision").handler(handlers::rules);
         router.get("/metrics").handler(handlers::metrics);
         router.get("/v1/policy-types").handler(handlers::listPolicyTypes);
         router.get("/v1/policy-types/:name").handler(handlers::getPolicyType);

@@ -45,6 +45,40 @@ final class Handlers {
                         "no recent decision with id '" + id + "' (the index keeps the most recent decisions only)")));
     }
 
+    /** {@code GET /v1/snapshots/{revision}/firings[?key=]}: the firings recorded when a recent snapshot was built. */
+    void snapshotFirings(RoutingContext ctx) {
+        String revision = ctx.pathParam("revision");
+        String key = ctx.queryParams().get("key");
+        vertx.executeBlocking(() -> decisions.snapshotFirings(revision), false).onComplete(result -> {
+            if (result.failed()) {
+                Responses.fail(ctx, result.cause());
+            } else if (result.result().isEmpty()) {
+                Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "no recent snapshot with revision '" + revision
+                        + "' (the firings of the live snapshot and of the " + Decisions.RETIRED_SNAPSHOTS
+                        + " it replaced last are kept)"));
+            } else if (key != null && !result.result().get().firings().containsKey(key)) {
+                Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "snapshot '" + revision + "' has no firings under key '"
+                        + key + "'"));
+            } else {
+                Responses.json(ctx, 200, key == null ? result.result().get() : result.result().get().only(key));
+            }
+        });
+    }
+
+    /** {@code GET /v1/rules/{revision}}: every rule of a live rule base, with its name, package and file. */
+    void rules(RoutingContext ctx) {
+        String revision = ctx.pathParam("revision");
+        vertx.executeBlocking(() -> decisions.rules(revision), false).onComplete(result -> {
+            if (result.failed()) {
+                Responses.fail(ctx, result.cause());
+            } else if (result.result().isEmpty()) {
+                Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "no live rule base with revision '" + revision + "'"));
+            } else {
+                Responses.json(ctx, 200, result.result().get());
+            }
+        });
+    }
+
     void metrics(RoutingContext ctx) {
         ctx.response().setStatusCode(200).putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(decisions.audit().metrics().scrape());
@@ -172,6 +206,7 @@ final class Handlers {
         answer.put("rulesRevisions", rules);
         answer.put("catalogRevision", snapshot.catalog().revision());
         answer.put("typeInstancesRevision", snapshot.typeInstances().revision());
+        answer.put("snapshotRevision", snapshot.revision());
         answer.put("lastReloadError", decisions.reloadState().lastReloadError());
         answer.put("decisionLog", decisionLog(decisions.audit().logHealth()));
         return answer;

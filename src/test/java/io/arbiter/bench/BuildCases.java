@@ -93,4 +93,71 @@ public final class BuildCases {
             return DependenciesDecider.decide(request, ruleBase).policies().size();
         }
     }
+
+    /**
+     * ImplementationDecisionBenchmark's decisions on the 1,000-Implementation catalog: first a request that carries
+     * only the Interface, second the same Interface with an Action and two Workflow-step policies.
+     */
+    public static final class Implementation {
+        private final Snapshot snapshot;
+        private final io.arbiter.decision.implementation.ImplementationRequest interfaceOnly;
+        private final io.arbiter.decision.implementation.ImplementationRequest withPolicies;
+
+        public Implementation(String root) {
+            CompiledRuleBase ruleBase = ruleBase(ImplementationDecider.KIND, root, ImplementationDecider.ALL_PHASES);
+            PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8), "application/yaml");
+            snapshot = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase), BenchData.catalog(),
+                    BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
+            int i = ImplementationDecisionBenchmark.EXACT_RULE_INTERFACE;
+            io.arbiter.model.Ref ref = new io.arbiter.model.Ref(BenchData.interfacePath(i), BenchData.INTERFACE_REVISION);
+            interfaceOnly = io.arbiter.decision.implementation.ImplementationRequest.forInterface(ref);
+            withPolicies = new io.arbiter.decision.implementation.ImplementationRequest(ref, policy(BenchData.actionPolicyYaml(i)),
+                    java.util.List.of(policy(BenchData.workflowPolicyYaml(i, 0)), policy(BenchData.workflowPolicyYaml(i, 1))),
+                    null, null, false);
+            System.out.println(root + ": " + ImplementationDecider.decide(interfaceOnly, snapshot).outcome() + ", "
+                    + ImplementationDecider.decide(withPolicies, snapshot).outcome());
+        }
+
+        private static io.arbiter.policy.Policy policy(String yaml) {
+            return PolicyParser.parse(yaml.getBytes(StandardCharsets.UTF_8), "application/yaml").policy();
+        }
+
+        public Object first() {
+            return ImplementationDecider.decide(interfaceOnly, snapshot);
+        }
+
+        public Object second() {
+            return ImplementationDecider.decide(withPolicies, snapshot);
+        }
+    }
+
+    /**
+     * The embedded default (policy, catalog, store) as {@code serve} loads it: first a request that carries only the
+     * PostgreSQL Interface, second the same with an Action policy.
+     */
+    public static final class Embedded {
+        private final Snapshot snapshot;
+        private final io.arbiter.decision.implementation.ImplementationRequest interfaceOnly;
+        private final io.arbiter.decision.implementation.ImplementationRequest withPolicy;
+
+        public Embedded(String root) {
+            snapshot = SnapshotLoader.load(Settings.embedded(), PolicyTypeRegistry.discover());
+            io.arbiter.model.Ref ref = new io.arbiter.model.Ref("cap.interface.database.postgresql.install", "0.1.0");
+            interfaceOnly = io.arbiter.decision.implementation.ImplementationRequest.forInterface(ref);
+            withPolicy = new io.arbiter.decision.implementation.ImplementationRequest(ref, PolicyParser.parse((
+                    "interface:\n  rules:\n    - interface: {path: cap.interface.database.postgresql.install}\n"
+                    + "      oneOf:\n        - implementationConstraints: {path: cap.implementation.bitnami.postgresql.install}\n")
+                    .getBytes(StandardCharsets.UTF_8), "application/yaml").policy(), java.util.List.of(), null, null, false);
+            System.out.println(root + ": " + ImplementationDecider.decide(interfaceOnly, snapshot).outcome() + ", "
+                    + ImplementationDecider.decide(withPolicy, snapshot).outcome());
+        }
+
+        public Object first() {
+            return ImplementationDecider.decide(interfaceOnly, snapshot);
+        }
+
+        public Object second() {
+            return ImplementationDecider.decide(withPolicy, snapshot);
+        }
+    }
 }

@@ -17,7 +17,7 @@ import java.util.List;
  * Forks of one build differ by up to 30% on a small shared machine, more than most changes; here both builds share
  * the JVM, the machine and its neighbours. Run {@code bash bench/compare-builds.sh REV}.
  * <p>
- * Arguments: ROOT_A ROOT_B CLASSPATH_FILE [ROUNDS] [audit|dependencies].
+ * Arguments: ROOT_A ROOT_B CLASSPATH_FILE [ROUNDS] [audit|dependencies|implementation|embedded].
  */
 public final class CompareBuilds {
 
@@ -35,10 +35,20 @@ public final class CompareBuilds {
             System.exit(2);
         }
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 100;
-        boolean dependencies = args.length > 4 && args[4].equals("dependencies");
-        String caseClass = BuildCases.class.getName() + (dependencies ? "$Dependencies" : "$AuditCost");
+        String which = args.length > 4 ? args[4] : "audit";
+        boolean dependencies = which.equals("dependencies");
+        String caseClass = BuildCases.class.getName() + switch (which) {
+            case "dependencies" -> "$Dependencies";
+            case "implementation" -> "$Implementation";
+            case "embedded" -> "$Embedded";
+            default -> "$AuditCost";
+        };
         int perTurn = dependencies ? 2 : PER_TURN_DEFAULT;
-        String[] ways = dependencies ? new String[] {"one session", "partitioned"} : new String[] {"unaudited", "recorded"};
+        String[] ways = switch (which) {
+            case "dependencies" -> new String[] {"one session", "partitioned"};
+            case "implementation", "embedded" -> new String[] {"interface", "policies"};
+            default -> new String[] {"unaudited", "recorded"};
+        };
         List<String> jars = Arrays.asList(Files.readString(Path.of(args[2])).trim().split(":"));
         List<Build> builds = new ArrayList<>();
         for (String root : new String[] {args[0], args[1]}) {

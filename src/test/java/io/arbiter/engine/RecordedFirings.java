@@ -1,16 +1,30 @@
 package io.arbiter.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.POJONode;
+
 import java.util.List;
 
-/** Firings as the recorder keeps them, for tests outside the engine (the recorder's own types are the engine's). */
+/** Firings as a response carries them, for tests outside the engine. */
 public final class RecordedFirings {
 
     private RecordedFirings() {
     }
 
-    /** One firing that matched one fact with id {@code factId}, kept as the recorder keeps ids (escaped when written). */
-    public static FiredRulesNode matching(String factId) {
-        return FiredRulesNode.of(List.of(new FiredRule(RuleName.of("io.arbiter.rules.test", "A rule"), 1,
-                new FactIds(new FactIds.Id[] {new FactIds.Id(factId)}))));
+    /**
+     * One firing that matched one fact with id {@code factId}, as a response's {@code firedRules}: a value that
+     * cannot be written as UTF-8 (a lone surrogate in the id) fails when the record is written.
+     */
+    public static JsonNode matching(String factId) {
+        return new POJONode(new Object() {
+            @SuppressWarnings("unused")
+            public List<FiredRule> getFirings() {
+                boolean encodable = java.nio.charset.StandardCharsets.UTF_8.newEncoder().canEncode(factId);
+                if (!encodable) {
+                    throw new IllegalArgumentException("a fact id that is not valid UTF-16");
+                }
+                return List.of(new FiredRule("io.arbiter.rules.test.A rule", 1, List.of(factId)));
+            }
+        });
     }
 }

@@ -99,8 +99,8 @@ class DocExamplesTest {
 
     private static void run(Example example) {
         String contentType = example.request().language().equals("yaml") ? "application/yaml" : "application/json";
-        byte[] body = requestBody(example).getBytes(StandardCharsets.UTF_8);
-        var response = client.send(example.method(), example.path(), contentType, body);
+        byte[] body = example.method().equals("GET") ? new byte[0] : requestBody(example).getBytes(StandardCharsets.UTF_8);
+        var response = client.send(example.method(), withLiveRevisions(example.path()), contentType, body);
         if (example.response() == null) {
             assertTrue(response.status() / 100 == 2, example.name() + " answered " + response.status() + ": " + response.body());
             return;
@@ -112,6 +112,14 @@ class DocExamplesTest {
             fail(example.name() + " (response shown at line " + example.response().line() + ") differs from the real one:\n  "
                     + String.join("\n  ", problems) + "\nreal response: " + response.body());
         }
+    }
+
+    /** A path may name the live snapshot's revision as {@code {snapshotRevision}}, as a client reads it from a decision. */
+    private static String withLiveRevisions(String path) {
+        if (!path.contains("{snapshotRevision}")) {
+            return path;
+        }
+        return path.replace("{snapshotRevision}", client.get("/v1/status").json().path("snapshotRevision").asText());
     }
 
     private static String requestBody(Example example) {

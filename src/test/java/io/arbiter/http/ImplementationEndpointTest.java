@@ -68,12 +68,77 @@ class ImplementationEndpointTest {
         assertEquals(0, decision.path("rule").path("oneOfIndex").asInt());
         assertTrue(decision.path("decisionId").asText().matches("[0-9a-f-]{36}"));
         assertTrue(decision.path("inject").path("requiredTypeInstances").isArray());
-        assertTrue(decision.path("firedRules").size() > 0);
+        assertTrue(decision.path("firedRules").isArray());
         assertEquals("helm-storage", decision.path("backends").get(0).path("alias").asText(), decision.toString());
         assertEquals("c268d3f5-8834-434b-bea2-b677793611c5", decision.path("backends").get(0).path("id").asText());
         assertEquals("DEFAULT_INJECT", decision.path("backends").get(0).path("source").asText());
+        // An Interface-only decision is the one derived with the snapshot: its firings are the snapshot's.
+        assertEquals(0, decision.path("firedRules").size(), decision.toString());
+        JsonNode reference = decision.path("snapshotFirings");
+        assertEquals(decision.path("snapshotRevision").asText(), reference.path("revision").asText());
+        assertEquals("cap.interface.database.postgresql.install:0.1.0", reference.path("key").asText());
+        var firings = client.get("/v1/snapshots/" + reference.path("revision").asText() + "/firings?key="
+                + reference.path("key").asText());
+        assertEquals(200, firings.status(), firings.body());
+        JsonNode fired = firings.json().path("firings").path(reference.path("key").asText());
+        assertEquals(reference.path("count").asInt(), fired.size());
+        assertTrue(fired.size() > 0);
+        assertEquals(1, fired.get(0).path("order").asInt());
+        assertTrue(fired.get(0).path("rule").asText().startsWith("io.arbiter.rules."));
+        assertTrue(fired.get(0).path("facts").isArray());
+        assertEquals(decision.path("rulesRevision").asText(), firings.json().path("rulesRevisions")
+                .path("capact.implementation").asText());
+    }
+
+    @Test
+    void aRequestWithAPolicyFiresItsRulesInline() {
+        var response = client.postJson(PATH, "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\","
+                + " \"revision\": \"0.1.0\"}, \"actionPolicy\": {\"interface\": {\"rules\": []}}}");
+
+        assertEquals(200, response.status(), response.body());
+        JsonNode decision = response.json();
+        assertTrue(decision.path("snapshotFirings").isMissingNode(), decision.toString());
         assertEquals(1, decision.path("firedRules").get(0).path("order").asInt());
         assertTrue(decision.path("firedRules").get(0).path("rule").asText().startsWith("io.arbiter.rules."));
+        java.util.List<String> fields = new java.util.ArrayList<>();
+        decision.path("firedRules").get(0).fieldNames().forEachRemaining(fields::add);
+        assertEquals(java.util.List.of("rule", "order", "facts"), fields);
+    }
+
+    @Test
+    void snapshotFiringsOfAnUnknownRevisionOrKeyAre404() {
+        var unknown = client.get("/v1/snapshots/s-0000000000000000/firings");
+        assertEquals(404, unknown.status(), unknown.body());
+        assertEquals("NOT_FOUND", unknown.errorCode());
+        String live = client.postJson(PATH, POSTGRES).json().path("snapshotRevision").asText();
+        var unknownKey = client.get("/v1/snapshots/" + live + "/firings?key=cap.interface.nothing:0.1.0");
+        assertEquals(404, unknownKey.status(), unknownKey.body());
+        assertEquals("NOT_FOUND", unknownKey.errorCode());
+        var all = client.get("/v1/snapshots/" + live + "/firings");
+        assertEquals(200, all.status(), all.body());
+        assertTrue(all.json().path("firings").has("cap.interface.database.postgresql.install:0.1.0"), all.body());
+    }
+
+    @Test
+    void aFiringsRuleIsListedWithItsNamePackageAndFile() {
+        JsonNode decision = client.postJson(PATH, POSTGRES.replace("}}", "}, \"explain\": true}")).json();
+        var rules = client.get("/v1/rules/" + decision.path("rulesRevision").asText());
+
+        assertEquals(200, rules.status(), rules.body());
+        java.util.Map<String, JsonNode> byRule = new java.util.HashMap<>();
+        rules.json().path("rules").forEach(rule -> byRule.put(rule.path("rule").asText(), rule));
+        for (JsonNode fired : decision.path("firedRules")) {
+            JsonNode rule = byRule.get(fired.path("rule").asText());
+            assertTrue(rule != null, fired + " is listed");
+            assertEquals(fired.path("rule").asText(), rule.path("package").asText() + "." + rule.path("name").asText());
+            assertTrue(rule.path("file").asText().matches("(rules|decision-tables)/(implementation|policy-merge)/.+"), rule.toString());
+        }
+        assertTrue(byRule.containsKey("io.arbiter.rules.merge.Global policy"), byRule.keySet().toString());
+        assertEquals("decision-tables/policy-merge/policy-merge-order.drl.csv",
+                byRule.get("io.arbiter.rules.merge.Global policy").path("file").asText());
+        var unknown = client.get("/v1/rules/0000000000000000");
+        assertEquals(404, unknown.status(), unknown.body());
+        assertEquals("NOT_FOUND", unknown.errorCode());
     }
 
     @Test
@@ -284,7 +349,8 @@ class ImplementationEndpointTest {
 
     @Test
     void metricsArePrometheusText() {
-        client.postJson(PATH, POSTGRES);
+        // rules firing at request time are counted (an Interface-only decision's fired with the snapshot)
+        client.postJson(PATH, POSTGRES.replace("}}", "}, \"explain\": true}"));
         client.postJson(PATH, "{");
 
         var metrics = client.get("/metrics");

@@ -6,6 +6,7 @@ import io.arbiter.catalog.TypeInstanceLoader;
 import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Decisions;
+import io.arbiter.testing.RuleTestSupport;
 import io.arbiter.decision.implementation.ImplementationDecision;
 import io.arbiter.document.Documents;
 import io.arbiter.policy.PolicyDocument;
@@ -63,7 +64,7 @@ class ScenarioTest {
             ObjectNode actual = decisions.decide(target, request, "application/json");
             assertEquals(200, expectedStatus, name + ": expected an error but got " + actual);
             assertSubset(expect, actual, name);
-            assertFiredRules(expect, actual, name);
+            assertFiredRules(expect, actual, name, decisions);
         } catch (DecisionException e) {
             int status = e.code() == DecisionException.Code.INVALID_POLICY ? 422 : 400;
             assertEquals(expectedStatus, status, name + ": unexpected error " + e.code() + " " + e.problems());
@@ -161,9 +162,20 @@ class ScenarioTest {
         }
     }
 
-    private static void assertFiredRules(JsonNode expect, JsonNode decision, String name) {
+    /**
+     * The rules that fired for the decision: those it carries, and those recorded with the snapshot that it
+     * references ({@code snapshotFirings}), which must resolve.
+     */
+    private static void assertFiredRules(JsonNode expect, JsonNode decision, String name, Decisions decisions) {
         List<String> fired = new ArrayList<>();
-        decision.path("firedRules").forEach(rule -> fired.add(rule.path("name").asText()));
+        decision.path("firedRules").forEach(rule -> fired.add(RuleTestSupport.name(rule.path("rule").asText())));
+        JsonNode reference = decision.path("snapshotFirings");
+        if (!reference.isMissingNode()) {
+            var firings = decisions.snapshotFirings(reference.path("revision").asText()).orElseThrow()
+                    .firings().get(reference.path("key").asText());
+            assertEquals(reference.path("count").asInt(), firings.size(), name + ": the referenced snapshot firings");
+            firings.forEach(rule -> fired.add(RuleTestSupport.name(rule)));
+        }
         FIRED.addAll(fired);
         for (JsonNode rule : expect.path("firedRules")) {
             assertTrue(fired.contains(rule.asText()), name + ": rule '" + rule.asText() + "' should fire; fired " + fired);

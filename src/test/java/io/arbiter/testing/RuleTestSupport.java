@@ -52,7 +52,29 @@ public final class RuleTestSupport {
     }
 
     public static List<String> names(List<FiredRule> fired) {
-        return fired.stream().map(FiredRule::name).toList();
+        return fired.stream().map(RuleTestSupport::name).toList();
+    }
+
+    /** A firing's rule name without its package (every rule package of the project is {@code io.arbiter.rules.<kind>}). */
+    public static String name(FiredRule fired) {
+        return name(fired.rule());
+    }
+
+    /** {@code rule} (qualified, as firings give it) without its package. */
+    public static String name(String rule) {
+        return rule.substring(packageOf(rule).length() + 1);
+    }
+
+    public static String packageOf(FiredRule fired) {
+        return packageOf(fired.rule());
+    }
+
+    private static String packageOf(String rule) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("^io\\.arbiter\\.rules\\.[a-z]+").matcher(rule);
+        if (!matcher.find()) {
+            throw new AssertionError("not a rule of the project's packages: " + rule);
+        }
+        return matcher.group();
     }
 
     public static void assertFired(List<FiredRule> fired, String rule) {

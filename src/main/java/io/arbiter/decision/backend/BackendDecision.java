@@ -1,15 +1,13 @@
 package io.arbiter.decision.backend;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.arbiter.engine.FiredRule;
-import io.arbiter.engine.RuleFirings;
 import io.arbiter.model.Ref;
 
 import java.util.List;
 
 /** The response of {@code POST /v1/decisions/backend}, field for field as decision-api.md names them. */
-public record BackendDecision(String decisionId, List<TypeBackend> backends, @JsonIgnore List<FiredRule> firedRules,
-                              String policyRevision, String rulesRevision) implements RuleFirings {
+public record BackendDecision(String decisionId, List<TypeBackend> backends, List<FiredRule> firedRules,
+                              String policyRevision, String rulesRevision) {
 
     /** The backend of one requested Type; {@code backend} and {@code ruleTypeRef} are null for BUILTIN. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)

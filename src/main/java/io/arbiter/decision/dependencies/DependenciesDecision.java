@@ -1,16 +1,14 @@
 package io.arbiter.decision.dependencies;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.arbiter.engine.FiredRule;
-import io.arbiter.engine.RuleFirings;
 
 import java.util.List;
 
 /** The response of {@code POST /v1/decisions/dependencies}, field for field as issue 7's Contract names them. */
 public record DependenciesDecision(String decisionId, List<PolicyResult> policies, List<SetResult> policySets,
-                                   List<PendingPolicy> pendingPolicies, List<List<String>> cycles, @JsonIgnore List<FiredRule> firedRules,
-                                   String rulesRevision) implements RuleFirings {
+                                   List<PendingPolicy> pendingPolicies, List<List<String>> cycles, List<FiredRule> firedRules,
+                                   String rulesRevision) {
 
     /** {@code compliant} is null when no template has a state yet. */
     @JsonInclude(JsonInclude.Include.ALWAYS)

@@ -27,7 +27,11 @@ import io.arbiter.decision.implementation.ImplementationFacts.RuleKeyKind;
 import io.arbiter.decision.implementation.ImplementationFacts.Trial;
 import io.arbiter.decision.implementation.ImplementationFacts.Verdict;
 import io.arbiter.decision.implementation.ImplementationFacts.WinningItem;
+import io.arbiter.decision.Derived;
+import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.DecisionDeadline;
+import io.arbiter.engine.FiredRule;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
@@ -65,11 +69,37 @@ public final class ImplementationDecider {
     static final Comparator<Implementation> CANDIDATE_ORDER = Comparator.comparing(Implementation::path)
             .thenComparing(Implementation::revision, Revisions.ASCENDING.reversed());
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ImplementationDecider.class);
+
     private ImplementationDecider() {
     }
 
     public static ImplementationDecision decide(ImplementationRequest request, Snapshot snapshot) {
+        if (carriesOnlyAnInterface(request)) {
+            Ref interfaceRef = resolveRevision(request.interfaceRef(), snapshot.catalog());
+            Evaluation derived = derivedDecisions(snapshot).decisions().get(interfaceRef);
+            if (derived != null) {
+                String key = interfaceRef.toString();
+                return decision(derived, List.of(), snapshot.firingsOf(key, derived.run().firedRules()), snapshot);
+            }
+        }
+        return decideAtRequestTime(request, snapshot);
+    }
+
+    /** Runs every phase of the rules over the snapshot's facts and the request's: what is not derived. */
+    static ImplementationDecision decideAtRequestTime(ImplementationRequest request, Snapshot snapshot) {
         Evaluation evaluation = evaluate(request, snapshot);
+        return decision(evaluation, evaluation.run().firedRules(), null, snapshot);
+    }
+
+    /** A request that adds nothing to the snapshot: its decision is the one derived for its Interface. */
+    private static boolean carriesOnlyAnInterface(ImplementationRequest request) {
+        return request.actionPolicy() == null && request.workflowPolicies().isEmpty() && request.implementations() == null
+                && request.typeInstances() == null && !request.explain();
+    }
+
+    private static ImplementationDecision decision(Evaluation evaluation, List<FiredRule> firedRules,
+                                                   SnapshotFirings.Reference snapshotFirings, Snapshot snapshot) {
         Result result = evaluation.run().result();
         if (!result.problems().isEmpty()) {
             List<Problem> problems = result.problems().stream()
@@ -78,12 +108,51 @@ public final class ImplementationDecider {
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, "the policies cannot be applied to "
                     + result.candidates().get(0) + ": " + problems.get(0), problems);
         }
-
         return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
                 result.appliedRule(), result.candidates(),
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), result.backends(), evaluation.run().firedRules(), result.explanation(),
-                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.policy().warnings());
+                result.injection(), result.backends(), firedRules, snapshotFirings, result.explanation(),
+                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.revision(),
+                snapshot.policy().warnings());
+    }
+
+    /**
+     * The decision of every Interface revision of the catalog for a request that carries only the Interface, made
+     * once per snapshot by the same rules as every decision, with the firings that made each.
+     */
+    record DerivedDecisions(Map<Ref, Evaluation> decisions) implements Derived {
+        @Override
+        public Map<String, List<FiredRule>> firings() {
+            Map<String, List<FiredRule>> firings = new LinkedHashMap<>();
+            decisions.forEach((ref, evaluation) -> firings.put(ref.toString(), evaluation.run().firedRules()));
+            return firings;
+        }
+    }
+
+    static DerivedDecisions derivedDecisions(Snapshot snapshot) {
+        return snapshot.derived(ImplementationPolicyType.NAME + "/interface-only", ImplementationDecider::derive);
+    }
+
+    private static DerivedDecisions derive(Snapshot snapshot) {
+        Map<Ref, Evaluation> decisions = new LinkedHashMap<>();
+        for (Ref interfaceRef : interfaceRevisions(snapshot.catalog())) {
+            // each derivation has a decision's budget of its own, also when a decision is the first to need them
+            try {
+                decisions.put(interfaceRef, DecisionDeadline.after(DecisionDeadline.DEFAULT_BUDGET)
+                        .within(() -> evaluate(ImplementationRequest.forInterface(interfaceRef), snapshot)));
+            } catch (RuntimeException e) {
+                // left to request time, which refuses it the way every decision is refused
+                LOG.warn("the decision for {} is not derived with the snapshot: {}", interfaceRef, e.toString());
+            }
+        }
+        return new DerivedDecisions(Map.copyOf(decisions));
+    }
+
+    /** Every Interface revision the catalog knows: its Interfaces and what its Implementations implement. */
+    private static List<Ref> interfaceRevisions(Catalog catalog) {
+        Set<Ref> known = new LinkedHashSet<>(catalog.interfaces());
+        catalog.implementations().forEach(implementation -> known.addAll(implementation.implementsRefs()));
+        return known.stream().filter(ref -> ref.revision() != null).toList();
     }
 
     /**
@@ -104,8 +173,9 @@ public final class ImplementationDecider {
         return new Analysis(new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
                 result.appliedRule(), result.candidates(),
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), result.backends(), evaluation.run().firedRules(), result.explanation(),
-                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.policy().warnings()), problems);
+                result.injection(), result.backends(), evaluation.run().firedRules(), null, result.explanation(),
+                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.revision(),
+                snapshot.policy().warnings()), problems);
     }
 
     /** One run of the rules for a request: what {@link #decide} renders and {@link #analyse} reads. */

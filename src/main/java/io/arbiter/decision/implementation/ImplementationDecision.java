@@ -1,11 +1,10 @@
 package io.arbiter.decision.implementation;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.engine.FiredRule;
-import io.arbiter.engine.RuleFirings;
 import io.arbiter.model.Ref;
 
 import java.util.List;
@@ -17,9 +16,10 @@ public record ImplementationDecision(String decisionId, ImplementationFacts.Outc
                                      @JsonInclude(JsonInclude.Include.ALWAYS) List<Ref> candidates,
                                      @JsonInclude(JsonInclude.Include.ALWAYS) Ref selected, Injection inject,
                                      List<StorageBackend> backends,
-                                     @JsonIgnore List<FiredRule> firedRules, List<ItemExplanation> explanation,
-                                     String policyRevision, String rulesRevision, List<String> warnings)
-        implements RuleFirings {
+                                     @JsonInclude(JsonInclude.Include.ALWAYS) List<FiredRule> firedRules,
+                                     SnapshotFirings.Reference snapshotFirings, List<ItemExplanation> explanation,
+                                     String policyRevision, String rulesRevision, String snapshotRevision,
+                                     List<String> warnings) {
 
     /** The policy rule that decided, and the index of the winning item in its (merged) oneOf list. */
     @JsonInclude(JsonInclude.Include.ALWAYS)

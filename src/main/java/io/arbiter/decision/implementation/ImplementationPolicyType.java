@@ -78,6 +78,11 @@ public final class ImplementationPolicyType implements PolicyType {
         return ImplementationDecider.decide(request, call.snapshot());
     }
 
+    @Override
+    public void derive(io.arbiter.decision.Snapshot snapshot) {
+        ImplementationDecider.derivedDecisions(snapshot);
+    }
+
     /** {@code arbiter decide implementation --interface PATH[:REV] [--explain]}. */
     static final class CliOptions implements Target.CliRequest {
 

@@ -1,9 +1,7 @@
 package io.arbiter.decision.rollout;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.arbiter.engine.FiredRule;
-import io.arbiter.engine.RuleFirings;
 
 import java.util.List;
 
@@ -12,7 +10,7 @@ import java.util.List;
 public record RolloutDecision(String decisionId, List<ClusterEntry> toRollout, List<ClusterEntry> timedOut,
                               List<RemovedCluster> removed, boolean maxFailureBreach, Number recheckAfterSeconds,
                               List<ClusterStatus> clusterStatuses, String aggregatedStatus,
-                              @JsonIgnore List<FiredRule> firedRules, String rulesRevision) implements RuleFirings {
+                              List<FiredRule> firedRules, String rulesRevision) {
 
     /** A cluster in {@code toRollout} or {@code timedOut}. */
     public record ClusterEntry(String cluster, int groupIndex, String status, String remediationAction) {

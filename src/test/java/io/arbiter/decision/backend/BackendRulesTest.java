@@ -136,7 +136,7 @@ class BackendRulesTest {
     private static List<String> firedFor(List<FiredRule> fired, String typeRef) {
         return fired.stream().filter(f -> f.facts().stream().anyMatch(fact -> fact.endsWith(" " + typeRef)
                         || fact.endsWith("for " + typeRef) || fact.endsWith("covers " + typeRef)))
-                .map(FiredRule::name).toList();
+                .map(io.arbiter.testing.RuleTestSupport::name).toList();
     }
 
     // ---- one test per level of the priority table ------------------------------------------------------------
@@ -360,7 +360,7 @@ class BackendRulesTest {
         assertEquals("actionPolicy", result.only().rule().sourceId());
         assertEquals(backendId("actionPolicy", "cap.type.aws.auth.credentials:0.1.0"), result.only().rule().backendId());
         assertFiredTimes(result.fired(), REPLACES, 1);
-        FiredRule replaced = result.fired().stream().filter(f -> f.name().equals(REPLACES)).findFirst().orElseThrow();
+        FiredRule replaced = result.fired().stream().filter(f -> io.arbiter.testing.RuleTestSupport.name(f).equals(REPLACES)).findFirst().orElseThrow();
         assertTrue(replaced.facts().contains("typeInstance.rules[0]"), replaced.facts()::toString);
         assertTrue(replaced.facts().contains("$.actionPolicy.typeInstance.rules[0]"), replaced.facts()::toString);
         // the global rule for the same typeRef is out; the global pattern and the action rule take part

@@ -134,7 +134,7 @@ class DependenciesPartitionTest {
 
 
     private static int phaseOf(FiredRule fired) {
-        RuleImpl rule = (RuleImpl) ruleBase.kieBase().getRule(fired.packageName(), fired.name());
+        RuleImpl rule = (RuleImpl) ruleBase.kieBase().getRule(io.arbiter.testing.RuleTestSupport.packageOf(fired), io.arbiter.testing.RuleTestSupport.name(fired));
         int phase = DependenciesDecider.PHASES.indexOf(rule.getRuleFlowGroup());
         assertTrue(phase >= 0, fired.rule() + " is in a phase");
         return phase;
