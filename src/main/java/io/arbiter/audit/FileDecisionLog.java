@@ -1,17 +1,10 @@
 package io.arbiter.audit;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.JsonSerializable;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import io.arbiter.document.Documents;
-import io.arbiter.engine.FiredRulesNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
@@ -25,11 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -45,8 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  * records keep (a large dependency decision keeps about 13 MB until written). A slow or full disk fills the queue;
  * then records are dropped and counted (BEST_EFFORT) or decisions are refused (REQUIRED).
  *
- * <p>One record cannot stop the others: each is serialised into its own buffer, and one that cannot be (a string
- * that is not valid Unicode, say) is counted as failed, reported with its decision id, and left out. A write of the
+ * <p>Records arrive encoded (see {@link io.arbiter.audit.Audit}): the writer only gathers their lines. A write of the
  * file that fails fails the records it held, is cut back so that no half line stays, and the file is reopened for
  * the next records. In REQUIRED mode a decision is answered only once its record is written to the file (handed to
  * the operating system, not synced to disk); the decision whose record failed is refused, no other.
@@ -79,13 +67,8 @@ public final class FileDecisionLog implements DecisionLog {
     private static final int MAX_BATCH = 512;
     /** Whole lines are gathered up to about this many bytes per write of the file. */
     private static final int CHUNK_BYTES = 64 * 1024;
-    /** A buffer grown beyond this by a large record is given back rather than kept. */
-    private static final int KEPT_BUFFER_BYTES = 1024 * 1024;
     /** A file that keeps failing is reported at most this often in the server log (every failure is counted). */
     private static final long IO_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-    /** A fired rule's {@code name} and {@code package}: its {@code rule} already says both. */
-    private static final Set<String> REPEATED_IN_RULE = Set.of("name", "package");
-
     private final Path file;
     private final long maxBytes;
     private final int keepFiles;
@@ -105,7 +88,6 @@ public final class FileDecisionLog implements DecisionLog {
     private volatile boolean unwritable;
 
     // The writer thread's own.
-    private LineBuffer line = new LineBuffer(16 * 1024);
     private LineBuffer chunk = new LineBuffer(CHUNK_BYTES + 16 * 1024);
     private final List<Queued> chunkRecords = new ArrayList<>();
     /** The open file, or null after a failed write: reopened for the next records. */
@@ -121,15 +103,13 @@ public final class FileDecisionLog implements DecisionLog {
     /** A record on its way to the file. */
     private static final class Queued {
         final DecisionRecord record;
-        final long retainedBytes;
         /** REQUIRED mode: completed once the record is written, or failed; null in BEST_EFFORT mode. */
         final CompletableFuture<Void> outcome;
         /** Written, failed or given up on (the writer thread's own). */
         boolean settled;
 
-        Queued(DecisionRecord record, long retainedBytes, CompletableFuture<Void> outcome) {
+        Queued(DecisionRecord record, CompletableFuture<Void> outcome) {
             this.record = record;
-            this.retainedBytes = retainedBytes;
             this.outcome = outcome;
         }
 
@@ -147,10 +127,6 @@ public final class FileDecisionLog implements DecisionLog {
 
         ByteBuffer bytes() {
             return ByteBuffer.wrap(buf, 0, count);
-        }
-
-        void append(LineBuffer other) {
-            write(other.buf, 0, other.count);
         }
 
         int capacity() {
@@ -197,7 +173,8 @@ public final class FileDecisionLog implements DecisionLog {
     }
 
     @Override
-    public Receipt append(DecisionRecord record, long retainedBytes) {
+    public Receipt append(DecisionRecord record) {
+        long retainedBytes = record.retainedBytes();
         if (mode == Mode.REQUIRED) {
             if (closed || writerStopped) {
                 throw new DecisionLogUnavailableException("the decision log is required and its writer has stopped");
@@ -207,7 +184,7 @@ public final class FileDecisionLog implements DecisionLog {
                 dropped.incrementAndGet();
                 throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
             }
-            Queued queued = new Queued(record, retainedBytes, new CompletableFuture<>());
+            Queued queued = new Queued(record, new CompletableFuture<>());
             try {
                 if (!queue.offer(queued, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     queuedBytes.addAndGet(-retainedBytes);
@@ -224,7 +201,7 @@ public final class FileDecisionLog implements DecisionLog {
         }
         if (closed || writerStopped || !reserve(retainedBytes, false, 0)) {
             dropped.incrementAndGet();
-        } else if (!queue.offer(new Queued(record, retainedBytes, null))) {
+        } else if (!queue.offer(new Queued(record, null))) {
             queuedBytes.addAndGet(-retainedBytes);
             dropped.incrementAndGet();
         }
@@ -346,7 +323,7 @@ public final class FileDecisionLog implements DecisionLog {
                 } finally {
                     long released = 0;
                     for (Queued queued : batch) {
-                        released += queued.retainedBytes;
+                        released += queued.record.retainedBytes();
                     }
                     queuedBytes.addAndGet(-released);
                     batch.clear();
@@ -363,57 +340,20 @@ public final class FileDecisionLog implements DecisionLog {
                 queued.settled = true;
                 continue;
             }
-            if (!serialise(queued)) {
-                continue;
-            }
+            byte[] json = queued.record.json();
             long pending = size + chunk.size();
-            if (pending > 0 && pending + line.size() > maxBytes) {
+            if (pending > 0 && pending + json.length + 1 > maxBytes) {
                 flushChunk();
                 rotate();
             }
-            chunk.append(line);
+            chunk.write(json, 0, json.length);
+            chunk.write('\n');
             chunkRecords.add(queued);
             if (chunk.size() >= CHUNK_BYTES) {
                 flushChunk();
             }
         }
         flushChunk();
-    }
-
-    /** The record as one line in {@link #line}; false (the record failed and is reported) when it cannot be. */
-    private boolean serialise(Queued queued) {
-        if (line.capacity() > KEPT_BUFFER_BYTES) {
-            line = new LineBuffer(16 * 1024);
-        }
-        line.reset();
-        try {
-            writeLine(queued.record, line);
-            return true;
-        } catch (Throwable e) {
-            // Whatever the record holds, it fails alone: the next record is written.
-            String reason = "the record of decision " + queued.record.decisionId() + " cannot be written: "
-                    + unserialisable(e);
-            error(reason);
-            fail(queued, reason);
-            LOG.error("decision log {}: {}; it is left out ({})", file, reason, e.toString());
-            line.reset();
-            return false;
-        }
-    }
-
-    private static String unserialisable(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT).contains("surrogate")) {
-                return "a string in it is not valid Unicode (an unpaired surrogate)";
-            }
-        }
-        if (e instanceof StackOverflowError) {
-            return "it is nested too deeply";
-        }
-        if (e instanceof OutOfMemoryError) {
-            return "it does not fit in the heap";
-        }
-        return "it cannot be written as JSON";
     }
 
     /** Writes the gathered lines in one go: all of them, or none (what a failed write left is cut off). */
@@ -446,7 +386,8 @@ public final class FileDecisionLog implements DecisionLog {
                     + chunkRecords.get(0).record.decisionId());
         } finally {
             chunkRecords.clear();
-            if (chunk.capacity() > KEPT_BUFFER_BYTES) {
+            if (chunk.capacity() > 4 * CHUNK_BYTES) {
+                // a large record grew it: give that back rather than keep it
                 chunk = new LineBuffer(CHUNK_BYTES + 16 * 1024);
             }
             chunk.reset();
@@ -494,7 +435,6 @@ public final class FileDecisionLog implements DecisionLog {
         }
         chunkRecords.clear();
         chunk.reset();
-        line.reset();
         if (channel != null) {
             discardPartialWrite();
         }
@@ -535,84 +475,6 @@ public final class FileDecisionLog implements DecisionLog {
             return fileSystem.getReason() != null ? fileSystem.getReason() : "the file system refused " + fileSystem.getFile();
         }
         return e.getMessage() != null ? e.getMessage() : "input/output error";
-    }
-
-    /**
-     * One record as a JSON line, streamed field by field (the record's component order) into {@code sink}: no
-     * copy of the result and no intermediate string, since this thread shares the machine with the deciding ones.
-     */
-    static void writeLine(DecisionRecord record, OutputStream sink) throws IOException {
-        SerializerProvider provider = Documents.jsonMapper().getSerializerProviderInstance();
-        try (JsonGenerator json = Documents.jsonMapper().getFactory().createGenerator(sink)) {
-            json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            json.writeStartObject();
-            json.writeStringField("decisionId", record.decisionId());
-            json.writeStringField("timestamp", record.timestamp());
-            json.writeStringField("endpoint", record.endpoint());
-            json.writeStringField("requestDigest", record.requestDigest());
-            json.writeFieldName("request");
-            writeNode(record.request(), json, provider);
-            json.writeStringField("policyRevision", record.policyRevision());
-            json.writeStringField("rulesRevision", record.rulesRevision());
-            json.writeStringField("catalogRevision", record.catalogRevision());
-            json.writeStringField("typeInstancesRevision", record.typeInstancesRevision());
-            json.writeStringField("outcome", record.outcome());
-            json.writeFieldName("result");
-            writeResult(record.result(), json, provider);
-            json.writeNumberField("durationMicros", record.durationMicros());
-            json.writeEndObject();
-        }
-        sink.write('\n');
-    }
-
-    /** In the log, a fired rule is {@code rule} (package.name), {@code order} and {@code facts}: name and package repeat it. */
-    private static void writeResult(JsonNode result, JsonGenerator json, SerializerProvider provider) throws IOException {
-        if (result == null || !result.isObject()) {
-            writeNode(result, json, provider);
-            return;
-        }
-        json.writeStartObject();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = result.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            json.writeFieldName(field.getKey());
-            if (field.getValue() instanceof FiredRulesNode firings) {
-                firings.write(json, false);
-            } else if (field.getKey().equals("firedRules") && field.getValue().isArray()) {
-                json.writeStartArray();
-                for (JsonNode rule : field.getValue()) {
-                    writeFiredRule(rule, json, provider);
-                }
-                json.writeEndArray();
-            } else {
-                writeNode(field.getValue(), json, provider);
-            }
-        }
-        json.writeEndObject();
-    }
-
-    /** A tree through the line's serializer provider ({@code writeTree} would build a provider per node). */
-    private static void writeNode(JsonNode node, JsonGenerator json, SerializerProvider provider) throws IOException {
-        if (node == null) {
-            json.writeNull();
-        } else {
-            ((JsonSerializable) node).serialize(json, provider);
-        }
-    }
-
-    private static void writeFiredRule(JsonNode node, JsonGenerator json, SerializerProvider provider) throws IOException {
-        if (!node.isObject()) {
-            writeNode(node, json, provider);
-            return;
-        }
-        json.writeStartObject();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (!REPEATED_IN_RULE.contains(field.getKey())) {
-                json.writeFieldName(field.getKey());
-                writeNode(field.getValue(), json, provider);
-            }
-        }
-        json.writeEndObject();
     }
 
     /** Moves the full file aside; if that fails, the records go on into the unrotated file and it is tried again. */

@@ -2,7 +2,6 @@ package io.arbiter.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.arbiter.engine.FiredRulesNode;
 
 import java.util.Iterator;
 import java.util.Map;
@@ -11,6 +10,7 @@ import java.util.Map;
 public final class Masking {
 
     public static final String MASK = "***";
+    private static final String FIRED_RULES = "firedRules";
 
     private Masking() {
     }
@@ -25,11 +25,11 @@ public final class Masking {
         return copy;
     }
 
-    /** Fired rules hold rule names and fact ids only: they are not searched (a response's largest part). */
-    private static boolean hasParameterValues(JsonNode node) {
-        if (node instanceof FiredRulesNode) {
-            return false;
-        }
+    /**
+     * Whether {@code tree} has an {@code additionalParameters} entry to mask. Fired rules hold rule ids and fact ids
+     * only: they are not searched (a response's largest part).
+     */
+    public static boolean hasParameterValues(JsonNode node) {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = fields.next();
@@ -37,7 +37,7 @@ public final class Masking {
                     if (!field.getValue().isEmpty()) {
                         return true;
                     }
-                } else if (hasParameterValues(field.getValue())) {
+                } else if (!field.getKey().equals(FIRED_RULES) && hasParameterValues(field.getValue())) {
                     return true;
                 }
             }
@@ -52,9 +52,6 @@ public final class Masking {
     }
 
     private static void mask(JsonNode node) {
-        if (node instanceof FiredRulesNode) {
-            return;
-        }
         if (node.isObject()) {
             node.fields().forEachRemaining(field -> {
                 if (field.getKey().equals("additionalParameters") && field.getValue().isArray()) {
@@ -63,7 +60,7 @@ public final class Masking {
                             ((ObjectNode) entry).put("value", MASK);
                         }
                     });
-                } else {
+                } else if (!field.getKey().equals(FIRED_RULES)) {
                     mask(field.getValue());
                 }
             });

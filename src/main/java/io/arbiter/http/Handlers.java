@@ -6,6 +6,7 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policytype.PolicyTypeView;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.LinkedHashMap;
@@ -13,7 +14,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-/** Route handlers: each reads the request, calls one {@link Decisions} method off the event loop, renders. */
+/**
+ * Route handlers: each reads the request, calls one {@link Decisions} method off the event loop, renders. A decision
+ * is decided and encoded on a worker thread; the event loop only sends its bytes.
+ */
 final class Handlers {
 
     private final Vertx vertx;
@@ -29,13 +33,20 @@ final class Handlers {
         return ctx -> {
             byte[] body = body(ctx);
             String contentType = ctx.request().getHeader("Content-Type");
-            respond(ctx, 200, () -> decisions.decide(target, body, contentType));
+            vertx.executeBlocking(() -> decisions.decideEncoded(target, body, contentType).json(), false)
+                    .onComplete(result -> {
+                        if (result.succeeded()) {
+                            Responses.json(ctx, 200, Buffer.buffer(result.result()));
+                        } else {
+                            Responses.fail(ctx, result.cause());
+                        }
+                    });
         };
     }
 
     void getDecision(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        decisions.recentDecision(id).ifPresentOrElse(record -> Responses.json(ctx, 200, record),
+        decisions.recentDecision(id).ifPresentOrElse(record -> Responses.json(ctx, 200, Buffer.buffer(record.json())),
                 () -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
                         "no recent decision with id '" + id + "' (the index keeps the most recent decisions only)")));
     }
@@ -163,7 +174,7 @@ final class Handlers {
     }
 
     private void respond(RoutingContext ctx, int status, Callable<Object> work) {
-        vertx.executeBlocking(work, false).onComplete(result -> {
+        vertx.executeBlocking(() -> Responses.encode(work.call()), false).onComplete(result -> {
             if (result.succeeded()) {
                 Responses.json(ctx, status, result.result());
             } else {
