@@ -5,6 +5,7 @@ import io.arbiter.decision.Reloader;
 import io.arbiter.decision.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.Target;
+import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -33,14 +34,17 @@ public final class ArbiterServer {
 
     private final Vertx vertx;
     private final List<HttpServer> servers;
+    private final List<Context> eventLoops;
     private final Decisions decisions;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private final long graceMillis;
 
-    private ArbiterServer(Vertx vertx, List<HttpServer> servers, Decisions decisions, long graceMillis) {
+    private ArbiterServer(Vertx vertx, List<HttpServer> servers, List<Context> eventLoops, Decisions decisions,
+                          long graceMillis) {
         this.vertx = vertx;
         this.servers = servers;
+        this.eventLoops = eventLoops;
         this.decisions = decisions;
         this.graceMillis = graceMillis;
     }
@@ -81,6 +85,7 @@ public final class ArbiterServer {
      */
     private static Future<ArbiterServer> listen(Vertx vertx, Decisions decisions, ServerOptions options) {
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
+        List<Context> contexts = new CopyOnWriteArrayList<>();
         int instances = Runtime.getRuntime().availableProcessors();
         int port;
         try {
@@ -88,23 +93,22 @@ public final class ArbiterServer {
         } catch (IOException e) {
             return Future.failedFuture(e);
         }
-        return deploy(vertx, decisions, options, port, instances, servers)
-                .map(ignored -> new ArbiterServer(vertx, List.copyOf(servers), decisions, options.shutdownGrace().toMillis()));
+        return vertx.deployVerticle(() -> context -> {
+                    contexts.add(context);
+                    return vertx.createHttpServer(httpOptions(options))
+                            .invalidRequestHandler(ConnectionGuards::invalidRequest)
+                            .requestHandler(router(vertx, decisions, options))
+                            .listen(port, options.host())
+                            .onSuccess(servers::add);
+                }, new DeploymentOptions().setInstances(instances))
+                .map(ignored -> new ArbiterServer(vertx, List.copyOf(servers), List.copyOf(contexts), decisions,
+                        options.shutdownGrace().toMillis()));
     }
 
     private static int freePort(String host) throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
             return socket.getLocalPort();
         }
-    }
-
-    private static Future<String> deploy(Vertx vertx, Decisions decisions, ServerOptions options, int port, int instances,
-                                         List<HttpServer> servers) {
-        return vertx.deployVerticle(() -> context -> vertx.createHttpServer(httpOptions(options))
-                .invalidRequestHandler(ConnectionGuards::invalidRequest)
-                .requestHandler(router(vertx, decisions, options))
-                .listen(port, options.host())
-                .onSuccess(servers::add), new DeploymentOptions().setInstances(instances));
     }
 
     private static HttpServerOptions httpOptions(ServerOptions options) {
@@ -169,6 +173,11 @@ public final class ArbiterServer {
 
     public Decisions decisions() {
         return decisions;
+    }
+
+    /** The event-loop contexts the servers run on, one per server (for tests and diagnostics). */
+    public List<Context> eventLoops() {
+        return eventLoops;
     }
 
     /** Stops accepting requests, lets in-flight ones finish (up to the grace period), then closes Vert.x. Blocks. */
