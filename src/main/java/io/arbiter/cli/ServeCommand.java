@@ -39,7 +39,7 @@ final class ServeCommand implements Callable<Integer> {
     long idleTimeoutSeconds;
 
     @Option(names = "--read-timeout", defaultValue = "30", paramLabel = "SECONDS",
-            description = "Answer 408 and close the connection when a request's body has not arrived SECONDS after its headers (default: ${DEFAULT-VALUE}).")
+            description = "Answer 408 and close the connection when a request's headers have not arrived SECONDS after its first byte (after the accept, for a connection's first request), or its body SECONDS after its headers (default: ${DEFAULT-VALUE}).")
     long readTimeoutSeconds;
 
     @Option(names = "--decision-log", paramLabel = "FILE",

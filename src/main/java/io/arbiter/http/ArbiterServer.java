@@ -96,6 +96,7 @@ public final class ArbiterServer {
         return vertx.deployVerticle(() -> context -> {
                     contexts.add(context);
                     return vertx.createHttpServer(httpOptions(options))
+                            .connectionHandler(connection -> RequestHeadGuard.install(connection, options.readTimeout()))
                             .invalidRequestHandler(ConnectionGuards::invalidRequest)
                             .requestHandler(router(vertx, decisions, options))
                             .listen(port, options.host())
@@ -116,7 +117,10 @@ public final class ArbiterServer {
                 .setMaxInitialLineLength(ServerOptions.MAX_REQUEST_LINE_BYTES)
                 .setMaxHeaderSize(ServerOptions.MAX_HEADER_BYTES)
                 .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-                .setIdleTimeout((int) options.idleTimeout().toMillis());
+                .setIdleTimeout((int) options.idleTimeout().toMillis())
+                // No h2c upgrade: with it Vert.x sets a connection up only once a whole request head is in, too
+                // late for RequestHeadGuard to time the head. A prior-knowledge HTTP/2 preface is answered 400.
+                .setHttp2ClearTextEnabled(false);
     }
 
     /** The service's routes over {@code decisions}: what {@link #start} serves (also used to serve other decisions, as benchmarks do). */

@@ -277,6 +277,9 @@ public final class HostileInput {
         raw("protocol", "stalled body", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 1000\r\n\r\n{\"interface\":");
         raw("protocol", "stalled headers", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\n");
+        raw("protocol", "HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+        raw("protocol", "h2c upgrade", "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n");
         raw("protocol", "HTTP/1.0 no host", "GET /healthz HTTP/1.0\r\n\r\n");
         raw("protocol", "unknown method", "BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
     }

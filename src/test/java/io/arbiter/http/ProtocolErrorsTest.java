@@ -79,6 +79,38 @@ class ProtocolErrorsTest {
     }
 
     @Test
+    void anHttpMajorVersionOtherThan1Is400WithAJsonBodyNamingIt() throws IOException {
+        for (String version : new String[] {"HTTP/9.9", "HTTP/2.0", "HTTP/0.9"}) {
+            try (RawConnection answer = exchange("GET /healthz " + version + "\r\nHost: localhost\r\n\r\n")) {
+                assertJsonError(answer, 400);
+                assertTrue(answer.json().path("error").path("message").asText().contains(version), answer.received());
+            }
+        }
+    }
+
+    @Test
+    void anHttp2PriorKnowledgePrefaceIs400() throws IOException {
+        try (RawConnection answer = exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")) {
+            assertJsonError(answer, 400);
+        }
+    }
+
+    @Test
+    void aLaterHttp1MinorVersionIsServedAsHttp11() throws IOException {
+        try (RawConnection answer = exchange("GET /healthz HTTP/1.7\r\nHost: localhost\r\nConnection: close\r\n\r\n")) {
+            assertEquals(200, answer.status(), answer.received());
+            assertTrue(answer.received().startsWith("HTTP/1.1 200"), answer.received());
+        }
+    }
+
+    @Test
+    void http10IsStillServed() throws IOException {
+        try (RawConnection answer = exchange("GET /healthz HTTP/1.0\r\n\r\n")) {
+            assertEquals(200, answer.status(), answer.received());
+        }
+    }
+
+    @Test
     void aJsonBodySentAsAFormIs415NamingTheAcceptedTypes() {
         // a form decoder reads "%zz" up to the "&" as an (undecodable) field name
         byte[] body = "{\"interface\": {\"path\": \"cap.interface.%zz&x\"}}".getBytes(StandardCharsets.UTF_8);
