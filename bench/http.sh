@@ -31,7 +31,9 @@ port=18181
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 2; }
 
 mvn -q -B package -DskipTests
-declare -A jars=([B]="$root/target/arbiter.jar")
+# copies: a build in this tree while the benchmark runs does not change what it measures
+cp target/arbiter.jar "$out/B.jar"
+declare -A jars=([B]="$out/B.jar")
 builds="B"
 if [ -n "$rev" ]; then
     short=$(git rev-parse --short "$rev")
@@ -41,7 +43,8 @@ if [ -n "$rev" ]; then
         git worktree add --detach "$other" "$short" >/dev/null
     fi
     (cd "$other" && mvn -q -B package -DskipTests)
-    jars[A]="$other/target/arbiter.jar"
+    cp "$other/target/arbiter.jar" "$out/A.jar"
+    jars[A]="$out/A.jar"
     builds="A B"
     echo "A = $short, B = this tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', modified'))"
 fi
