@@ -33,14 +33,7 @@ final class Handlers {
         return ctx -> {
             byte[] body = body(ctx);
             String contentType = ctx.request().getHeader("Content-Type");
-            vertx.executeBlocking(() -> decisions.decideEncoded(target, body, contentType).json(), false)
-                    .onComplete(result -> {
-                        if (result.succeeded()) {
-                            Responses.json(ctx, 200, Buffer.buffer(result.result()));
-                        } else {
-                            Responses.fail(ctx, result.cause());
-                        }
-                    });
+            respond(ctx, () -> Buffer.buffer(decisions.decideEncoded(target, body, contentType).json()));
         };
     }
 
@@ -111,7 +104,7 @@ final class Handlers {
     void validatePolicy(RoutingContext ctx) {
         byte[] body = body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
-        respond(ctx, 200, () -> decisions.validatePolicy(body, contentType));
+        respond(ctx, () -> Responses.encode(decisions.validatePolicy(body, contentType)));
     }
 
     void healthz(RoutingContext ctx) {
@@ -173,10 +166,11 @@ final class Handlers {
         return answer;
     }
 
-    private void respond(RoutingContext ctx, int status, Callable<Object> work) {
-        vertx.executeBlocking(() -> Responses.encode(work.call()), false).onComplete(result -> {
+    /** Runs {@code work} (deciding and encoding) on a worker thread; the event loop sends the bytes, or the error. */
+    private void respond(RoutingContext ctx, Callable<Buffer> work) {
+        vertx.executeBlocking(work, false).onComplete(result -> {
             if (result.succeeded()) {
-                Responses.json(ctx, status, result.result());
+                Responses.json(ctx, 200, result.result());
             } else {
                 Responses.fail(ctx, result.cause());
             }
