@@ -3,44 +3,71 @@ package io.arbiter.audit;
 import java.nio.file.Path;
 
 /**
- * Decision-log settings. A null {@code file} keeps no log file (recent decisions and metrics still work).
+ * Decision-log settings. With the file sink, a null {@code file} keeps no log (recent decisions and metrics still
+ * work).
  *
  * @param maxBytes  size at which the file is rotated
  * @param keepFiles rotated files kept ({@code FILE.1} ... {@code FILE.N})
  * @param capacity        records buffered between decisions and the writer thread
  * @param recentDecisions decisions the recent-decision index keeps at most
  * @param memoryBytes     heap the log's buffer and the index may each keep; 0: {@link #memoryBudget} of the heap
+ * @param sink            where the records go
+ * @param kafka           the Kafka sink's settings; null for the other sinks
  */
 public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParameters, long maxBytes, int keepFiles,
-                            int capacity, int recentDecisions, long memoryBytes) {
+                            int capacity, int recentDecisions, long memoryBytes, Sink sink, KafkaSinkSettings kafka) {
+
+    /** Where decision records go: {@code serve --decision-log-sink}. */
+    public enum Sink {
+        /** JSON lines in a file, rotated by size. */
+        FILE,
+        /** JSON lines on standard output, for the cluster's log collector. */
+        STDOUT,
+        /** Messages on a Kafka topic, acknowledged by every in-sync replica. */
+        KAFKA
+    }
 
     /** Default rotation: a file of 64 MiB holds 5,000 to 13,000 implementation decisions (5 to 13 KB each). */
     public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_KEEP_FILES = 5;
 
     public static final AuditSettings OFF = new AuditSettings(null, DecisionLog.Mode.BEST_EFFORT, false,
-            DEFAULT_MAX_BYTES, DEFAULT_KEEP_FILES, 8192, 1_000, 0);
+            DEFAULT_MAX_BYTES, DEFAULT_KEEP_FILES, 8192, 1_000, 0, Sink.FILE, null);
 
     public AuditSettings withFile(Path newFile, DecisionLog.Mode newMode, boolean newLogParameters) {
         return new AuditSettings(newFile, newMode, newLogParameters, maxBytes, keepFiles, capacity, recentDecisions,
-                memoryBytes);
+                memoryBytes, Sink.FILE, null);
+    }
+
+    /** Records to standard output or Kafka instead of a file, in {@code newMode}. */
+    public AuditSettings withSink(Sink newSink, KafkaSinkSettings newKafka, DecisionLog.Mode newMode,
+                                  boolean newLogParameters) {
+        if ((newSink == Sink.KAFKA) != (newKafka != null)) {
+            throw new IllegalArgumentException("the Kafka sink, and only it, takes Kafka settings");
+        }
+        return new AuditSettings(newSink == Sink.FILE ? file : null, newMode, newLogParameters, maxBytes, keepFiles,
+                capacity, recentDecisions, memoryBytes, newSink, newKafka);
     }
 
     /** Rotation: at {@code newMaxBytes}, keeping {@code newKeepFiles} rotated files. */
     public AuditSettings withRotation(long newMaxBytes, int newKeepFiles) {
         return new AuditSettings(file, mode, logParameters, newMaxBytes, newKeepFiles, capacity, recentDecisions,
-                memoryBytes);
+                memoryBytes, sink, kafka);
     }
 
     public AuditSettings withRetention(int newRecentDecisions, long newMemoryBytes) {
         return new AuditSettings(file, mode, logParameters, maxBytes, keepFiles, capacity, newRecentDecisions,
-                newMemoryBytes);
+                newMemoryBytes, sink, kafka);
     }
 
     public Audit open() {
         long memory = memoryBytes > 0 ? memoryBytes : memoryBudget(Runtime.getRuntime().maxMemory());
-        DecisionLog log = file == null ? DecisionLog.OFF
-                : new FileDecisionLog(file, maxBytes, keepFiles, capacity, memory, mode);
+        DecisionLog log = switch (sink) {
+            case FILE -> file == null ? DecisionLog.OFF
+                    : new FileDecisionLog(file, maxBytes, keepFiles, capacity, memory, mode);
+            case STDOUT -> StdoutDecisionLog.open(capacity, memory, mode);
+            case KAFKA -> new KafkaDecisionLog(kafka, capacity, memory, mode);
+        };
         return new Audit(log, new RecentDecisions(recentDecisions, memory), new Metrics(), logParameters);
     }
 
@@ -49,6 +76,6 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
      * that is less, so that together they never keep more than a quarter of a small container's heap.
      */
     static long memoryBudget(long maxHeap) {
-        return Math.max(1, Math.min(FileDecisionLog.DEFAULT_BUFFER_BYTES, maxHeap / 8));
+        return Math.max(1, Math.min(QueuedDecisionLog.DEFAULT_BUFFER_BYTES, maxHeap / 8));
     }
 }

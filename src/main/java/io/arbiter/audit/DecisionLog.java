@@ -33,7 +33,7 @@ public interface DecisionLog extends AutoCloseable {
      * @param enabled     whether there is a log file at all
      * @param writerAlive whether the thread that writes the file runs
      * @param writable    false from a failed write of the file (or, REQUIRED, a record not written in time) until a
-     *                    write succeeds, or {@link FileDecisionLog#UNWRITABLE_FOR} has passed (then decisions find out
+     *                    write succeeds, or {@link QueuedDecisionLog#UNWRITABLE_FOR} has passed (then decisions find out
      *                    again)
      * @param written     records written to the file
      * @param dropped     records not taken because the buffer was full (REQUIRED: their decisions were refused)

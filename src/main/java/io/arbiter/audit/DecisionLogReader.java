@@ -19,17 +19,31 @@ import java.util.function.Consumer;
 
 /**
  * Reads decision logs back for auditors ({@code arbiter audit}): one or more files (a log and its rotated
- * siblings), streamed line by line, so a log of any size is read in constant memory. A line that is not a decision
- * record is reported with its file and line number and skipped.
+ * siblings), or a Kafka topic ({@link KafkaTopicSource}), streamed record by record, so a log of any size is read in
+ * constant memory. A line or message that is not a decision record is reported with where it is and skipped.
  */
 public final class DecisionLogReader {
 
-    /** A line that is not a decision record: where, and why. */
-    public record Unreadable(Path file, int line, String reason) {
+    /**
+     * A line or message that is not a decision record: where ({@code source} a file, or a topic's partition), at
+     * which {@code line} (a file's line number, a partition's offset), and why.
+     */
+    public record Unreadable(String source, long line, String reason) {
         @Override
         public String toString() {
-            return file + ":" + line + ": not a decision record: " + reason;
+            return source + ":" + line + ": not a decision record: " + reason;
         }
+    }
+
+    /** Where records are read from, in order. */
+    public interface Source {
+        /** Hands every line or message to {@code visitor} until it returns true. */
+        void forEach(LineVisitor visitor) throws IOException;
+    }
+
+    /** One line or message: {@code source} and {@code line} say where, as in {@link Unreadable}. */
+    public interface LineVisitor {
+        boolean visit(String source, long line, String text);
     }
 
     /** One Interface's (or, for other targets, one endpoint's) decisions: outcome counts and firings by rule. */
@@ -44,12 +58,17 @@ public final class DecisionLogReader {
         }
     }
 
-    private final List<Path> files;
+    private final Source source;
     private final Consumer<Unreadable> unreadable;
 
     /** @param unreadable told about every line that is not a decision record */
     public DecisionLogReader(List<Path> files, Consumer<Unreadable> unreadable) {
-        this.files = List.copyOf(files);
+        this(files(files), unreadable);
+    }
+
+    /** @param unreadable told about every line or message that is not a decision record */
+    public DecisionLogReader(Source source, Consumer<Unreadable> unreadable) {
+        this.source = source;
         this.unreadable = unreadable;
     }
 
@@ -92,28 +111,40 @@ public final class DecisionLogReader {
     }
 
     private void forEachRecord(Visitor visitor) throws IOException {
-        for (Path file : files) {
-            // Malformed UTF-8 becomes U+FFFD instead of ending the read: the line is then reported, the rest read.
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                    StandardCharsets.UTF_8))) {
-                int lineNumber = 0;
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    lineNumber++;
-                    JsonNode record;
-                    try {
-                        record = Documents.jsonMapper().readTree(line);
-                    } catch (IOException e) {
-                        unreadable.accept(new Unreadable(file, lineNumber,
-                                e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage()));
-                        continue;
-                    }
-                    if (record == null || !record.isObject()) {
-                        unreadable.accept(new Unreadable(file, lineNumber, "not a JSON object"));
-                    } else if (visitor.visit(record)) {
-                        return;
+        source.forEach((where, line, text) -> {
+            JsonNode record;
+            try {
+                record = Documents.jsonMapper().readTree(text);
+            } catch (IOException e) {
+                unreadable.accept(new Unreadable(where, line,
+                        e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage()));
+                return false;
+            }
+            if (record == null || !record.isObject()) {
+                unreadable.accept(new Unreadable(where, line, "not a JSON object"));
+                return false;
+            }
+            return visitor.visit(record);
+        });
+    }
+
+    /** Files, one after the other, line by line. */
+    private static Source files(List<Path> files) {
+        List<Path> all = List.copyOf(files);
+        return visitor -> {
+            for (Path file : all) {
+                // Malformed UTF-8 becomes U+FFFD instead of ending the read: the line is then reported, the rest read.
+                try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
+                        StandardCharsets.UTF_8))) {
+                    int lineNumber = 0;
+                    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                        lineNumber++;
+                        if (visitor.visit(file.toString(), lineNumber, line)) {
+                            return;
+                        }
                     }
                 }
             }
-        }
+        };
     }
 }

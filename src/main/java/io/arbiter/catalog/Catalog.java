@@ -161,6 +161,11 @@ public final class Catalog {
         return compiled == null ? Optional.empty() : Optional.ofNullable(compiled.problem());
     }
 
+    /** The Types the catalog defines. */
+    public Set<Ref> typeRefs() {
+        return types.keySet();
+    }
+
     public int typeCount() {
         return types.size();
     }

@@ -16,14 +16,14 @@ public final class ArbiterCli {
 
     /** The command line, with {@code decide <target>} and {@code policy-types} generated from the registry. */
     public static CommandLine commandLine(PolicyTypeRegistry registry) {
-        CommandLine cli = new CommandLine(new ArbiterCli()).setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler(ArbiterCli::reportFailure);
+        CommandLine cli = new CommandLine(new ArbiterCli());
         cli.addSubcommand("decide", DecideCommand.withTargets(registry));
         cli.addSubcommand("policy-types", new PolicyTypesCommand(registry));
         cli.addSubcommand("lint", new LintCommand(registry));
         cli.addSubcommand("migrate", new MigrateCommand());
         cli.addSubcommand("audit", new AuditCommand());
-        return cli;
+        // set after the subcommands are added: picocli applies these to the subcommands it has at the time
+        return cli.setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(ArbiterCli::reportFailure);
     }
 
     /** Start-up and input failures are one clear line (plus located problems), not a stack trace. */

@@ -2,6 +2,7 @@ package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.audit.DecisionLogReader;
+import io.arbiter.audit.KafkaTopicSource;
 import io.arbiter.document.Documents;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,23 +12,51 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 
-/** {@code arbiter audit FILE...}: what a decision log says, per Interface, or about one decision. */
+/** {@code arbiter audit FILE...} or {@code --kafka-bootstrap}: what a decision log says, per Interface, or about one decision. */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = {"Summarise a decision log: per Interface (or decision target), outcome counts and the most fired rules.",
+        description = {"Summarise a decision log (files, or a Kafka topic): per Interface (or decision target), outcome counts and the most fired rules.",
                 "With --id, print that one decision as it was logged.",
-                "Exit status: 0 done; 1 decision not found, a file unreadable, or a line that is not a decision record "
-                        + "(reported with its file and line, and skipped); 2 usage error."},
-        footer = {"", "A rotated log is several files: name them all, e.g. arbiter audit arbiter-decisions.log*"})
+                "Exit status: 0 done; 1 decision not found, a file or topic unreadable, or a line that is not a decision record "
+                        + "(reported with its file and line, or partition and offset, and skipped); 2 usage error."},
+        footer = {"", "A rotated log is several files: name them all, e.g. arbiter audit arbiter-decisions.log*",
+                "A topic: arbiter audit --kafka-bootstrap kafka:9092 --topic arbiter-decisions [--from-time 2026-11-24T00:00:00Z]"})
 final class AuditCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Decision log files written by serve --decision-log.")
-    List<Path> files;
+    /** How long the Kafka cluster may take to answer, and to hand over records it has. */
+    private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
+
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "Decision log files written by serve --decision-log.")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT[,...]",
+            description = "Read a Kafka topic written by serve --decision-log-sink kafka instead of files.")
+    String kafkaBootstrap;
+
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "The topic to read (default: arbiter.topic of --kafka-properties).")
+    String topic;
+
+    @Option(names = "--kafka-properties", paramLabel = "PROPERTIES",
+            description = "Kafka client properties for the read (TLS: security.protocol, ssl.*; SASL: sasl.*); the sink's own file will do.")
+    Path kafkaProperties;
+
+    @Option(names = "--from-offset", paramLabel = "OFFSET", description = "Read each partition from this offset (default: its earliest record).")
+    Long fromOffset;
+
+    @Option(names = "--from-time", paramLabel = "TIME",
+            description = "Read each partition from its first record at or after TIME (RFC 3339, e.g. 2026-11-24T08:00:00Z).")
+    String fromTime;
 
     @Option(names = "--id", paramLabel = "DECISION_ID", description = "Print the decision with this id.")
     String decisionId;
@@ -45,22 +74,27 @@ final class AuditCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        for (Path file : files) {
-            if (!Files.isRegularFile(file)) {
-                err.println("arbiter audit: " + file + " is not a file");
-                return 1;
+        DecisionLogReader.Source source = source();
+        if (source == null) {
+            for (Path file : files) {
+                if (!Files.isRegularFile(file)) {
+                    err.println("arbiter audit: " + file + " is not a file");
+                    return 1;
+                }
             }
         }
+        String read = source == null ? files.toString() : "topic " + topic;
         int[] unreadable = new int[1];
-        DecisionLogReader reader = new DecisionLogReader(files, line -> {
+        java.util.function.Consumer<DecisionLogReader.Unreadable> report = line -> {
             err.println(line);
             unreadable[0]++;
-        });
+        };
+        DecisionLogReader reader = source == null ? new DecisionLogReader(files, report) : new DecisionLogReader(source, report);
         try {
             if (decisionId != null) {
                 Optional<JsonNode> record = reader.find(decisionId);
                 if (record.isEmpty()) {
-                    err.println("arbiter audit: no decision " + decisionId + " in " + files);
+                    err.println("arbiter audit: no decision " + decisionId + " in " + read);
                     return 1;
                 }
                 out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(record.get()));
@@ -75,5 +109,59 @@ final class AuditCommand implements Callable<Integer> {
             return 1;
         }
         return unreadable[0] == 0 ? 0 : 1;
+    }
+
+    /** The Kafka topic to read, or null to read the files; the options are checked here (usage errors). */
+    private DecisionLogReader.Source source() {
+        boolean kafka = kafkaBootstrap != null || kafkaProperties != null || topic != null;
+        if (!kafka) {
+            if (files.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "name decision log FILEs, or a topic with --kafka-bootstrap and --topic");
+            }
+            if (fromOffset != null || fromTime != null) {
+                throw new ParameterException(spec.commandLine(), "--from-offset and --from-time read a Kafka topic (--kafka-bootstrap)");
+            }
+            return null;
+        }
+        if (!files.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "read files or a Kafka topic, not both: " + files);
+        }
+        Properties client = new Properties();
+        if (kafkaProperties != null) {
+            try (var in = Files.newBufferedReader(kafkaProperties, StandardCharsets.UTF_8)) {
+                client.load(in);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "cannot read --kafka-properties " + kafkaProperties + ": " + e.getMessage());
+            }
+        }
+        if (kafkaBootstrap != null) {
+            client.setProperty("bootstrap.servers", kafkaBootstrap);
+        }
+        if (client.getProperty("bootstrap.servers", "").isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--kafka-bootstrap (or bootstrap.servers in --kafka-properties) is needed to read a topic");
+        }
+        if (topic == null) {
+            topic = client.getProperty("arbiter.topic");
+        }
+        if (topic == null || topic.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--topic is needed to read a Kafka topic");
+        }
+        if (fromOffset != null && fromTime != null) {
+            throw new ParameterException(spec.commandLine(), "--from-offset or --from-time, not both");
+        }
+        KafkaTopicSource.Start start = new KafkaTopicSource.Start.Earliest();
+        if (fromOffset != null) {
+            if (fromOffset < 0) {
+                throw new ParameterException(spec.commandLine(), "--from-offset must be 0 or more, not " + fromOffset);
+            }
+            start = new KafkaTopicSource.Start.Offset(fromOffset);
+        } else if (fromTime != null) {
+            try {
+                start = new KafkaTopicSource.Start.Time(OffsetDateTime.parse(fromTime).toInstant());
+            } catch (DateTimeParseException e) {
+                throw new ParameterException(spec.commandLine(), "--from-time must be an RFC 3339 time such as 2026-11-24T08:00:00Z, not '" + fromTime + "'");
+            }
+        }
+        return new KafkaTopicSource(client, topic, start, KAFKA_TIMEOUT);
     }
 }

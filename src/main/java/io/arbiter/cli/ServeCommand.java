@@ -2,6 +2,7 @@ package io.arbiter.cli;
 
 import io.arbiter.audit.AuditSettings;
 import io.arbiter.audit.DecisionLog;
+import io.arbiter.audit.KafkaSinkSettings;
 import io.arbiter.http.ArbiterServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,8 +44,16 @@ final class ServeCommand implements Callable<Integer> {
     long readTimeoutSeconds;
 
     @Option(names = "--decision-log", paramLabel = "FILE",
-            description = "Append every decision as a JSON line to FILE (rotated by size). Default: off, or ./arbiter-decisions.log when serving the embedded default.")
+            description = "With the file sink: append every decision as a JSON line to FILE (rotated by size). Default: off, or ./arbiter-decisions.log when serving the embedded default.")
     Path decisionLog;
+
+    @Option(names = "--decision-log-sink", defaultValue = "FILE", paramLabel = "SINK",
+            description = "Where decision records go: file (--decision-log FILE, rotated), stdout (one JSON line per decision, for a log collector; the server's own log is on stderr) or kafka (a topic, see --decision-log-kafka). Default: file.")
+    AuditSettings.Sink decisionLogSink;
+
+    @Option(names = "--decision-log-kafka", paramLabel = "PROPERTIES",
+            description = "With --decision-log-sink kafka: a properties file with arbiter.topic, arbiter.key (decisionId, the default, or policyRevision), bootstrap.servers and any other Kafka producer property (TLS: security.protocol, ssl.*; SASL: sasl.*). acks=all and idempotence are always on.")
+    Path decisionLogKafka;
 
     @Option(names = "--decision-log-mode", defaultValue = "BEST_EFFORT", paramLabel = "MODE",
             description = "BEST_EFFORT: drop (and count) records the log cannot keep up with or write. REQUIRED: answer a decision only once its record is written, and refuse it (503) when it is not. Default: ${DEFAULT-VALUE}.")
@@ -89,6 +98,10 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServerOptions options = serverOptions(System.getenv("ARBITER_ADMIN_TOKEN"));
+        if (decisionLogSink == AuditSettings.Sink.STDOUT) {
+            // Standard output carries the decision records alone: anything else printed goes to standard error.
+            System.setOut(System.err);
+        }
         ArbiterServer server = ArbiterServer.start(options).toCompletionStage().toCompletableFuture().get();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();
@@ -143,10 +156,36 @@ final class ServeCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--decision-log-files must be at least 1 (a rotation moves FILE to FILE.1), not " + decisionLogFiles);
         }
-        Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
         long memoryBytes = auditMemoryMib == null ? 0 : auditMemoryMib * 1024L * 1024;
-        return AuditSettings.OFF.withFile(logFile, decisionLogMode, logParameters)
-                .withRotation(decisionLogSizeMib * 1024 * 1024, decisionLogFiles)
+        AuditSettings settings = AuditSettings.OFF.withRotation(decisionLogSizeMib * 1024 * 1024, decisionLogFiles)
                 .withRetention(recentDecisions, memoryBytes);
+        if (decisionLogSink != AuditSettings.Sink.KAFKA && decisionLogKafka != null) {
+            throw new ParameterException(spec.commandLine(), "--decision-log-kafka needs --decision-log-sink kafka");
+        }
+        if (decisionLogSink == AuditSettings.Sink.FILE) {
+            Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
+            return settings.withFile(logFile, decisionLogMode, logParameters);
+        }
+        if (decisionLog != null) {
+            throw new ParameterException(spec.commandLine(), "--decision-log names a file: it needs --decision-log-sink file, not "
+                    + decisionLogSink.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return settings.withSink(decisionLogSink, kafkaSettings(), decisionLogMode, logParameters);
+    }
+
+    /** {@code --decision-log-kafka}, read and checked now: a wrong file is a usage error, not a failure at the first decision. */
+    private KafkaSinkSettings kafkaSettings() {
+        if (decisionLogSink != AuditSettings.Sink.KAFKA) {
+            return null;
+        }
+        if (decisionLogKafka == null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--decision-log-sink kafka needs --decision-log-kafka PROPERTIES (arbiter.topic, bootstrap.servers, ...)");
+        }
+        try {
+            return KafkaSinkSettings.load(decisionLogKafka);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 }

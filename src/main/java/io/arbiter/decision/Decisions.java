@@ -245,30 +245,6 @@ public final class Decisions {
         }
     }
 
-    /**
-     * Validates a policy as {@link #validatePolicy} does, then applies it as the global policy to a decision for each
-     * Interface of the catalog its rules can apply to: what those decisions would reject is a problem too. PUT and
-     * validate do not do this, because the TypeInstance store and catalog a decision sees may change after them.
-     */
-    public Validation lintPolicy(byte[] body, String contentType) {
-        PolicyDocument document;
-        try {
-            LocatedDocument text = Documents.parse(body, contentType);
-            document = withVersionWarnings(PolicyParser.parse(text), text);
-        } catch (DocumentException | DecisionException e) {
-            return validatePolicy(body, contentType);
-        }
-        List<Problem> problems = io.arbiter.decision.implementation.ImplementationDecider.policyProblems(document, current.get());
-        if (problems.isEmpty()) {
-            return new Validation(true, List.of(), document.warnings());
-        }
-        // A legacy policy's paths name its converted form, so they cannot be located in the text.
-        io.arbiter.document.Locations locations = document.version().equals(PolicyParser.CURRENT_VERSION)
-                ? Documents.parse(body, contentType).locations() : null;
-        return new Validation(false, problems.stream().map(problem -> problem.locatedBy(locations)).toList(),
-                document.warnings());
-    }
-
     /** A policy replacement refused because the caller's revision is stale. */
     public static final class StaleRevisionException extends RuntimeException {
         public StaleRevisionException(RevisionMatch expected, String actual) {

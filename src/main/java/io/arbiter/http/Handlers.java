@@ -1,5 +1,9 @@
 package io.arbiter.http;
 
+import io.arbiter.analysis.Finding;
+import io.arbiter.analysis.PolicyLint;
+
+import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Decisions;
 import io.arbiter.document.Documents;
 import io.arbiter.policy.PolicyDocument;
@@ -10,6 +14,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -104,7 +109,30 @@ final class Handlers {
     void validatePolicy(RoutingContext ctx) {
         byte[] body = body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
-        respond(ctx, () -> Responses.encode(decisions.validatePolicy(body, contentType)));
+        String as = ctx.request().getParam("as");
+        respond(ctx, () -> Responses.encode(validation(PolicyLint.lint(body, contentType, role(as), decisions.snapshot(),
+                decisions.registry(), decisions.decisionDeadline()))));
+    }
+
+    /**
+     * The contract's {@code valid} and {@code problems} (errors and warnings, each with its severity and check code),
+     * and the warnings' texts as {@code warnings}, as PUT answers them.
+     */
+    private static Map<String, Object> validation(List<Finding> findings) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("valid", PolicyLint.valid(findings));
+        answer.put("problems", findings);
+        answer.put("warnings", findings.stream().filter(finding -> !finding.isError()).map(Finding::problem).toList());
+        return answer;
+    }
+
+    private static PolicyLint.Role role(String as) {
+        try {
+            return as == null ? PolicyLint.Role.GLOBAL : PolicyLint.Role.parse(as);
+        } catch (IllegalArgumentException e) {
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST, e.getMessage(),
+                    List.of(io.arbiter.document.Problem.at("as", e.getMessage())));
+        }
     }
 
     void healthz(RoutingContext ctx) {

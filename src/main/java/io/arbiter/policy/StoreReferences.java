@@ -47,7 +47,7 @@ public final class StoreReferences {
         }
     }
 
-    private static String message(String id, String at) {
+    public static String message(String id, String at) {
         return "TypeInstance " + id + " (" + at + ") is not in the server's TypeInstance store: unless a request"
                 + " carries it, it satisfies no requirement (a decision that needed it is NO_MATCH, and its explanation"
                 + " says the id is unknown to the store), and a decision that selects an Implementation it is injected"

@@ -72,7 +72,7 @@ class DecisionLogReaderTest {
         List<DecisionLogReader.Subject> summary = new DecisionLogReader(List.of(log), unreadable::add).summary();
 
         assertEquals(Map.of("SELECTED", 2), summary.get(0).outcomes());
-        assertEquals(List.of(2, 3, 4), unreadable.stream().map(DecisionLogReader.Unreadable::line).toList());
+        assertEquals(List.of(2L, 3L, 4L), unreadable.stream().map(DecisionLogReader.Unreadable::line).toList());
         assertTrue(unreadable.get(0).toString().startsWith(log + ":2: not a decision record: "), unreadable.get(0).toString());
         assertEquals("not a JSON object", unreadable.get(1).reason());
     }

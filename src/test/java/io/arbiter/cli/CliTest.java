@@ -71,10 +71,23 @@ class CliTest {
         Run run = run("lint", policy.toString());
 
         assertEquals(1, run.exit(), run.out() + run.err());
-        assertTrue(run.out().contains("$.interface.rules[0].interface.revision (line 3"), run.out());
-        assertTrue(run.out().contains("$.interface.rules[0].oneOf[0].implementationConstraints.pth (line 5"), run.out());
-        assertTrue(run.out().contains("$.interface.rules[1].interface.path (line 6"), run.out());
-        assertTrue(run.out().contains("3 problem(s)"), run.out());
+        assertTrue(run.out().startsWith(policy + "\n"), "grouped under the file: " + run.out());
+        assertTrue(run.out().contains("  3:42: error [schema] $.interface.rules[0].interface.revision: "), run.out());
+        assertTrue(run.out().contains("  5:39: error [schema] $.interface.rules[0].oneOf[0].implementationConstraints.pth: "), run.out());
+        assertTrue(run.out().contains("  6:19: error [schema] $.interface.rules[1].interface.path: "), run.out());
+        assertTrue(run.out().contains("invalid: 3 error(s), 0 warning(s)"), run.out());
+    }
+
+    @Test
+    void lintShowsTheOffendingLineWithACaretUnderTheColumn() throws Exception {
+        Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface:\n  rules:\n    - interface: {path: nope}\n      oneOf: []\n");
+
+        Run run = run("lint", policy.toString());
+
+        assertTrue(run.out().contains("""
+                    |     - interface: {path: nope}
+                    |                   ^
+                """), run.out());
     }
 
     @Test
@@ -90,10 +103,98 @@ class CliTest {
                 """);
 
         Run run = run("lint", policy.toString());
+        Run strict = run("lint", policy.toString(), "--strict");
 
         assertEquals(0, run.exit(), run.out() + run.err());
-        assertTrue(run.out().contains("warning: TypeInstance not-in-the-store (interface.default.inject.requiredTypeInstances[0].id)"), run.out());
-        assertTrue(run.out().contains(": valid"), run.out());
+        assertTrue(run.out().contains("4:32: warning [unknown-typeinstance] $.interface.default.inject.requiredTypeInstances[0].id:"
+                + " TypeInstance not-in-the-store"), run.out());
+        assertTrue(run.out().contains("valid: 0 error(s), "), run.out());
+        assertEquals(1, strict.exit(), "--strict fails on warnings: " + strict.out());
+    }
+
+    @Test
+    void lintJsonIsTheValidateShapeWithSeverityAndCode() throws Exception {
+        Path policy = Files.writeString(temp.resolve("policy.yaml"), """
+                interface:
+                  default:
+                    inject:
+                      requiredTypeInstances: [{id: not-in-the-store}]
+                  rules:
+                    - interface: {path: nope}
+                      oneOf: []
+                """);
+
+        Run run = run("lint", policy.toString(), "--format", "json");
+
+        assertEquals(1, run.exit(), run.out() + run.err());
+        var json = io.arbiter.document.Documents.jsonMapper().readTree(run.out());
+        assertEquals(false, json.path("valid").asBoolean(true));
+        assertEquals(2, json.path("problems").size(), run.out());
+        var error = json.path("problems").get(1);
+        assertEquals("error", error.path("severity").asText());
+        assertEquals("schema", error.path("code").asText());
+        assertEquals("$.interface.rules[0].interface.path", error.path("path").asText());
+        assertEquals(6, error.path("line").asInt());
+        assertEquals(19, error.path("column").asInt());
+        assertEquals("warning", json.path("problems").get(0).path("severity").asText());
+    }
+
+    @Test
+    void lintSarifNamesEachFindingsRuleFileAndRegion() throws Exception {
+        Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface:\n  rules:\n    - interface: {path: nope}\n      oneOf: []\n");
+
+        Run run = run("lint", policy.toString(), "--format", "SARIF");
+
+        assertEquals(1, run.exit(), run.out() + run.err());
+        var sarif = io.arbiter.document.Documents.jsonMapper().readTree(run.out());
+        assertEquals("2.1.0", sarif.path("version").asText());
+        var result = sarif.path("runs").get(0).path("results").get(0);
+        assertEquals("schema", result.path("ruleId").asText());
+        assertEquals("error", result.path("level").asText());
+        var physical = result.path("locations").get(0).path("physicalLocation");
+        assertEquals(policy.toString(), physical.path("artifactLocation").path("uri").asText());
+        assertEquals(3, physical.path("region").path("startLine").asInt());
+        assertEquals(19, physical.path("region").path("startColumn").asInt());
+        assertEquals("schema", sarif.path("runs").get(0).path("tool").path("driver").path("rules").get(0).path("id").asText());
+    }
+
+    @Test
+    void lintWithoutAnythingToCheckOrWithABadRoleIsAUsageError() throws Exception {
+        Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface: {rules: []}\n");
+
+        Run nothing = run("lint");
+        Run badRole = run("lint", policy.toString(), "--as", "boss");
+        Run badFormat = run("lint", policy.toString(), "--format", "xml");
+
+        assertEquals(2, nothing.exit());
+        assertTrue(nothing.err().contains("give a policy FILE, or --rules DIR --decision-tables DIR"), nothing.err());
+        assertEquals(2, badRole.exit());
+        assertTrue(badRole.err().contains("'boss' is not a policy role"), badRole.err());
+        assertEquals(2, badFormat.exit());
+    }
+
+    @Test
+    void lintAsAnActionPolicyReportsARuleTheGlobalPolicyShadows() throws Exception {
+        Path global = Files.writeString(temp.resolve("global.yaml"), """
+                interface:
+                  default:
+                    inject:
+                      requiredTypeInstances: [{id: c268d3f5-8834-434b-bea2-b677793611c5}]
+                  rules:
+                    - interface: {path: cap.interface.database.postgresql.install, revision: 0.1.0}
+                      oneOf: [{implementationConstraints: {path: cap.implementation.bitnami.postgresql.install}}]
+                """);
+        Path action = Files.writeString(temp.resolve("action.yaml"), """
+                interface:
+                  rules:
+                    - interface: {path: cap.interface.database.postgresql.install}
+                      oneOf: [{implementationConstraints: {}}]
+                """);
+
+        Run run = run("lint", action.toString(), "--as", "action", "--policy", global.toString());
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("3:7: warning [shadowed-rule] $.interface.rules[0].interface: never decides"), run.out());
     }
 
     private static final String RDS_POLICY = """
@@ -117,11 +218,11 @@ class CliTest {
         Run run = run("lint", policy.toString(), "--hub", hub);
 
         assertEquals(1, run.exit(), run.out() + run.err());
-        assertTrue(run.out().contains("$.interface.rules[0].oneOf[0].inject.additionalParameters[0] (line 9"), run.out());
+        assertTrue(run.out().contains("9:17: error [decision-refuses] $.interface.rules[0].oneOf[0].inject.additionalParameters[0]:"), run.out());
         assertTrue(run.out().contains("deciding cap.interface.database.postgresql.install:0.1.0 selects"
                 + " cap.implementation.aws.rds.postgresql.install:0.1.0: additional parameter 'additional-parameters'"
                 + " does not match cap.type.aws.rds.postgresql.install-input:0.1.0: $.region: "), run.out());
-        assertTrue(run.out().contains("1 problem(s)"), run.out());
+        assertTrue(run.out().contains("invalid: 1 error(s)"), run.out());
     }
 
     @Test
@@ -234,7 +335,7 @@ class CliTest {
         assertEquals(1, missing.exit());
         assertTrue(missing.err().contains("absent.log is not a file"), missing.err());
         assertEquals(2, none.exit());
-        assertTrue(none.err().contains("Missing required parameter: 'FILE'"), none.err());
+        assertTrue(none.err().contains("name decision log FILEs, or a topic with --kafka-bootstrap"), none.err());
     }
 
     @Test

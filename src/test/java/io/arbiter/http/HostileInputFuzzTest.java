@@ -79,7 +79,9 @@ class HostileInputFuzzTest {
 
     @HostileFuzz
     void validatePolicy(byte[] input) {
-        answeredWith4xxAtWorst(() -> Service.DECISIONS.validatePolicy(input, "application/yaml"));
+        answeredWith4xxAtWorst(() -> io.arbiter.analysis.PolicyLint.lint(input, "application/yaml",
+                io.arbiter.analysis.PolicyLint.Role.GLOBAL, Service.DECISIONS.snapshot(), Service.DECISIONS.registry(),
+                java.time.Duration.ofSeconds(2)));
     }
 
     /** Runs {@code call}; an exception is a finding unless the one place that renders errors answers it with a 4xx. */

@@ -22,7 +22,8 @@ class KubernetesManifestsTest {
 
     private static JsonNode manifest(String kind) throws IOException {
         try (Stream<Path> files = Files.list(Path.of("docker/kubernetes"))) {
-            for (Path file : files.sorted().toList()) {
+            // Files only: kafka-sink/ holds an alternative Deployment, applied in place of deployment.yaml.
+            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
                 JsonNode doc = Documents.parseYaml(Files.readAllBytes(file)).tree();
                 if (kind.equals(doc.path("kind").asText())) {
                     return doc;
@@ -105,5 +106,40 @@ class KubernetesManifestsTest {
         assertEquals(deployment.path("metadata").path("name").asText(), hpa.path("scaleTargetRef").path("name").asText());
         assertTrue(hpa.path("minReplicas").asInt() >= 3);
         assertTrue(manifest("PodDisruptionBudget").path("spec").path("minAvailable").asInt() < deployment.path("spec").path("replicas").asInt());
+    }
+
+    @Test
+    void theKafkaSinkExampleMountsPropertiesTheSinkAccepts(@org.junit.jupiter.api.io.TempDir Path temp) throws IOException {
+        JsonNode deployment = Documents.parseYaml(Files.readAllBytes(Path.of("docker/kubernetes/kafka-sink/deployment.yaml"))).tree();
+        JsonNode secret = Documents.parseYaml(Files.readAllBytes(Path.of("docker/kubernetes/kafka-sink/secret.yaml"))).tree();
+        JsonNode pod = deployment.path("spec").path("template").path("spec");
+        JsonNode container = pod.path("containers").get(0);
+        List<String> args = new ArrayList<>();
+        container.path("args").forEach(arg -> args.add(arg.asText()));
+
+        var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs(args.toArray(String[]::new));
+        assertEquals("serve", parsed.subcommand().commandSpec().name());
+        assertEquals("kafka", argAfter(args, "--decision-log-sink"));
+        assertEquals(manifest("Deployment").path("spec").path("replicas"), deployment.path("spec").path("replicas"));
+        Path properties = Path.of(argAfter(args, "--decision-log-kafka"));
+        String volume = null;
+        for (JsonNode mount : container.path("volumeMounts")) {
+            if (mount.path("mountPath").asText().equals(properties.getParent().toString())) {
+                volume = mount.path("name").asText();
+            }
+        }
+        assertTrue(volume != null, "a volume is mounted at " + properties.getParent());
+        String secretName = null;
+        for (JsonNode candidate : pod.path("volumes")) {
+            if (candidate.path("name").asText().equals(volume)) {
+                secretName = candidate.path("secret").path("secretName").asText();
+            }
+        }
+        assertEquals(secret.path("metadata").path("name").asText(), secretName);
+        Path copy = temp.resolve("kafka.properties");
+        Files.writeString(copy, secret.path("stringData").path(properties.getFileName().toString()).asText());
+        var settings = io.arbiter.audit.KafkaSinkSettings.load(copy);
+        assertEquals("arbiter-decisions", settings.topic());
+        assertEquals("all", settings.client().getProperty("acks"));
     }
 }

@@ -177,4 +177,38 @@ class PolicyEndpointTest {
         assertTrue(valid.json().path("valid").asBoolean());
         assertEquals(before, client.get("/v1/policy").body());
     }
+
+    @Test
+    void validateChecksThePolicyAgainstTheCatalogAndGivesErrorsAndWarningsTogether() {
+        String policy = """
+                interface:
+                  default:
+                    inject:
+                      requiredTypeInstances: [{id: not-in-the-store}]
+                  rules:
+                    - interface: {path: cap.interface.database.postgresql.install}
+                      oneOf:
+                        - implementationConstraints: {path: cap.implementation.aws.rds.postgresql.install}
+                          inject:
+                            requiredTypeInstances: [{id: 517cf827-233c-4bf1-8fc9-48534424dd58}]
+                            additionalParameters: [{name: additional-parameters, value: {region: 42}}]
+                """;
+
+        var validation = client.send("POST", "/v1/policy/validate", "application/yaml", policy.getBytes());
+        var badRole = client.send("POST", "/v1/policy/validate?as=boss", "application/yaml", policy.getBytes());
+
+        assertEquals(200, validation.status(), validation.body());
+        assertFalse(validation.json().path("valid").asBoolean(true), validation.body());
+        var problems = validation.json().path("problems");
+        assertEquals(2, problems.size(), validation.body());
+        assertEquals("warning", problems.get(0).path("severity").asText());
+        assertEquals("unknown-typeinstance", problems.get(0).path("code").asText());
+        assertEquals(4, problems.get(0).path("line").asInt());
+        assertEquals("error", problems.get(1).path("severity").asText());
+        assertEquals("decision-refuses", problems.get(1).path("code").asText());
+        assertEquals("$.interface.rules[0].oneOf[0].inject.additionalParameters[0]", problems.get(1).path("path").asText());
+        assertEquals(11, problems.get(1).path("line").asInt());
+        assertEquals(1, validation.json().path("warnings").size(), validation.body());
+        assertEquals(400, badRole.status(), badRole.body());
+    }
 }

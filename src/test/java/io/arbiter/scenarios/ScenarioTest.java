@@ -150,9 +150,21 @@ class ScenarioTest {
         }
     }
 
+    /** Every rule a scenario fired: {@code arbiter lint --fired target/fired-rules.txt} reports table rows none fired. */
+    private static final java.util.Set<String> FIRED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    @org.junit.jupiter.api.AfterAll
+    static void writeFiredRules() throws IOException {
+        if (!FIRED.isEmpty()) {
+            Files.createDirectories(Path.of("target"));
+            Files.write(Path.of("target/fired-rules.txt"), new java.util.TreeSet<>(FIRED));
+        }
+    }
+
     private static void assertFiredRules(JsonNode expect, JsonNode decision, String name) {
         List<String> fired = new ArrayList<>();
         decision.path("firedRules").forEach(rule -> fired.add(rule.path("name").asText()));
+        FIRED.addAll(fired);
         for (JsonNode rule : expect.path("firedRules")) {
             assertTrue(fired.contains(rule.asText()), name + ": rule '" + rule.asText() + "' should fire; fired " + fired);
         }

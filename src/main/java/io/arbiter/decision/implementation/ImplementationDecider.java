@@ -87,43 +87,28 @@ public final class ImplementationDecider {
     }
 
     /**
-     * What decisions would reject in {@code policy} as the global policy (lint): one decision per Interface revision
-     * of the catalog that its rules can apply to, with the snapshot's catalog and TypeInstance store, and the same
-     * rules as every decision. Ids the store cannot resolve are left out: they are warnings, since a request may
-     * bring its own TypeInstances. Problem paths are the policy's own ({@code $.interface.rules[0]...}).
+     * A decision as {@link #decide} makes it, for analysis (lint): the problems it would be refused for are returned
+     * beside it instead of thrown, without those of ids the store cannot resolve (a request may bring them). Problem
+     * paths are the policies' own ({@code $.interface.rules[0]...}, {@code $.actionPolicy.interface...}).
      */
-    public static List<Problem> policyProblems(PolicyDocument policy, Snapshot snapshot) {
-        Snapshot withPolicy = snapshot.withPolicy(policy);
-        Set<Problem> problems = new LinkedHashSet<>();
-        for (Ref interfaceRef : interfacesRuledBy(policy.policy(), snapshot.catalog())) {
-            Result result = evaluate(ImplementationRequest.forInterface(interfaceRef), withPolicy).run().result();
-            for (InjectionProblem problem : result.problems()) {
-                if (!problem.storeLookup()) {
-                    String path = problem.location().startsWith("$") ? problem.location() : "$." + problem.location();
-                    problems.add(Problem.at(path, "deciding " + interfaceRef + " selects " + result.candidates().get(0)
-                            + ": " + problem.problem()));
-                }
-            }
-        }
-        return problems.stream().sorted(Comparator.comparing(Problem::path).thenComparing(Problem::problem)).toList();
+    public record Analysis(ImplementationDecision decision, List<Problem> problems) {
     }
 
-    /** The catalog's Interface revisions a policy's rules can apply to: by path (and revision), or by pattern. */
-    private static List<Ref> interfacesRuledBy(Policy policy, Catalog catalog) {
-        Set<Ref> known = new java.util.TreeSet<>(Comparator.comparing(Ref::path)
-                .thenComparing(Ref::revision, Comparator.nullsFirst(Revisions.ASCENDING)));
-        known.addAll(catalog.interfaces());
-        catalog.implementations().forEach(implementation -> known.addAll(implementation.implementsRefs()));
-        return known.stream().filter(ref -> policy.rules().stream().anyMatch(rule -> {
-            Ref key = rule.interfaceRef();
-            if (key.path().endsWith(".*")) {
-                return ref.path().startsWith(key.path().substring(0, key.path().length() - 1));
-            }
-            return key.path().equals(ref.path()) && (key.revision() == null || key.revision().equals(ref.revision()));
-        })).toList();
+    public static Analysis analyse(ImplementationRequest request, Snapshot snapshot) {
+        Evaluation evaluation = evaluate(request, snapshot);
+        Result result = evaluation.run().result();
+        List<Problem> problems = result.problems().stream().filter(problem -> !problem.storeLookup())
+                .map(problem -> Problem.at(problem.location().startsWith("$") ? problem.location() : "$." + problem.location(),
+                        problem.problem()))
+                .distinct().sorted(Comparator.comparing(Problem::path).thenComparing(Problem::problem)).toList();
+        return new Analysis(new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
+                result.appliedRule(), result.candidates(),
+                result.candidates().isEmpty() ? null : result.candidates().get(0),
+                result.injection(), result.backends(), evaluation.run().firedRules(), result.explanation(),
+                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.policy().warnings()), problems);
     }
 
-    /** One run of the rules for a request: what {@link #decide} renders and {@link #policyProblems} reads. */
+    /** One run of the rules for a request: what {@link #decide} renders and {@link #analyse} reads. */
     private record Evaluation(Ref interfaceRef, CompiledRuleBase ruleBase, CompiledRuleBase.Run<Result> run) {
     }
 

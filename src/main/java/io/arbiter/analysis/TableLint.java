@@ -1,0 +1,326 @@
+package io.arbiter.analysis;
+
+import io.arbiter.analysis.DecisionTable.Row;
+import io.arbiter.analysis.DecisionTable.Table;
+import io.arbiter.analysis.Finding.Severity;
+import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.engine.RuleBaseException;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import org.drools.decisiontable.InputType;
+import org.drools.decisiontable.SpreadsheetCompiler;
+import org.drools.model.codegen.ExecutableModelProject;
+import org.kie.api.KieServices;
+import org.kie.api.builder.KieBuilder;
+import org.kie.api.builder.KieFileSystem;
+import org.kie.api.builder.Message;
+import org.kie.api.io.ResourceType;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Lint of the rules and decision tables of every policy type ({@code arbiter lint --rules DIR --decision-tables DIR}):
+ * compile errors located at the table's row and column, duplicate and masked rows, ranks given twice, enum values no
+ * row covers, and (with the names of the rules a scenario suite fired) rows that never fire. Files are named
+ * {@code <tables or rules folder>/<kind>/<file>}.
+ */
+public final class TableLint {
+
+    private static final Pattern ENUM_PARAM = Pattern.compile("([A-Z][A-Za-z0-9_]*)\\.\\$param");
+    private static final Pattern RANK_HEADER = Pattern.compile("(?i).*\\b(precedence|rank|priority)\\b.*");
+
+    private TableLint() {
+    }
+
+    /** One policy type's files as read, or why they could not be read. */
+    public record Files(PolicyType type, List<RuleBaseBuilder.RuleFile> files) {
+    }
+
+    public static List<Finding> lint(PolicyTypeRegistry registry, Path rulesRoot, Path tablesRoot, Set<String> firedRules) {
+        List<Finding> findings = new ArrayList<>();
+        for (PolicyType type : registry.types()) {
+            List<RuleBaseBuilder.RuleFile> files;
+            try {
+                files = SnapshotLoader.ruleFiles(type, rulesRoot, tablesRoot);
+            } catch (RuleBaseException e) {
+                findings.add(new Finding(Severity.ERROR, "rule-files", "policy type " + type.name(), "$", null, null,
+                        e.getMessage()));
+                continue;
+            }
+            Map<String, DecisionTable> tables = new LinkedHashMap<>();
+            for (RuleBaseBuilder.RuleFile file : files) {
+                if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
+                    DecisionTable table = DecisionTable.parse(file.name(), file.content());
+                    tables.put(file.name(), table);
+                    findings.addAll(rowChecks(table, firedRules));
+                }
+            }
+            findings.addAll(compileErrors(type, files, tables));
+        }
+        return findings.stream().map(f -> f.file() == null ? f : f.inFile(display(f.file(), rulesRoot, tablesRoot)))
+                .distinct().sorted(Finding.ORDER).toList();
+    }
+
+    private static String display(String file, Path rulesRoot, Path tablesRoot) {
+        if (file.endsWith(".drl")) {
+            return rulesRoot == null ? "rules/" + file : rulesRoot.resolve(file).toString();
+        }
+        if (file.endsWith(".drl.csv") || file.endsWith(".drl.xlsx")) {
+            return tablesRoot == null ? "decision-tables/" + file : tablesRoot.resolve(file).toString();
+        }
+        return file;
+    }
+
+    /** Checks of the rows themselves, without compiling. */
+    static List<Finding> rowChecks(DecisionTable file, Set<String> firedRules) {
+        List<Finding> findings = new ArrayList<>();
+        for (Table table : file.tables()) {
+            List<Integer> conditions = new ArrayList<>(table.columnsOf("CONDITION"));
+            conditions.addAll(table.columnsOf("RULEFLOW-GROUP"));
+            for (int a = 0; a < table.rows().size(); a++) {
+                Row later = table.rows().get(a);
+                for (int b = 0; b < a; b++) {
+                    Row earlier = table.rows().get(b);
+                    if (conditions.stream().allMatch(c -> earlier.cell(c).equals(later.cell(c)))) {
+                        findings.add(Finding.inTable(Severity.ERROR, "duplicate-row", file.file(), later.number(), null,
+                                "row " + later.number() + " has the same conditions as row " + earlier.number()
+                                        + (file.sequential() ? ": it never fires (the table is Sequential)"
+                                        : ": both fire for the same facts")));
+                        break;
+                    }
+                    if (file.sequential() && conditions.stream().allMatch(c -> earlier.cell(c).isEmpty()
+                            || earlier.cell(c).equals(later.cell(c)))) {
+                        findings.add(Finding.inTable(Severity.WARNING, "masked-row", file.file(), later.number(), null,
+                                "row " + later.number() + " is masked by row " + earlier.number() + ", which matches"
+                                        + " everything it matches and comes first in this Sequential table"));
+                        break;
+                    }
+                    if (!file.sequential() && conditions.stream().allMatch(c -> earlier.cell(c).isEmpty()
+                            || later.cell(c).isEmpty() || earlier.cell(c).equals(later.cell(c)))) {
+                        findings.add(Finding.inTable(Severity.WARNING, "overlapping-rows", file.file(), later.number(), null,
+                                "row " + later.number() + " overlaps row " + earlier.number() + ": facts that match"
+                                        + " both fire both, and the table is not Sequential"));
+                        break;
+                    }
+                }
+            }
+            for (int c : table.columnsOf("ACTION")) {
+                if (!RANK_HEADER.matcher(table.headers().cell(c)).matches()) {
+                    continue;
+                }
+                Map<String, Row> seen = new LinkedHashMap<>();
+                for (Row row : table.rows()) {
+                    String value = row.cell(c);
+                    Row first = seen.putIfAbsent(value, row);
+                    if (first != null && !value.isEmpty()) {
+                        findings.add(Finding.inTable(Severity.ERROR, "duplicate-precedence", file.file(), row.number(), c + 1,
+                                "'" + table.headers().cell(c) + "' " + value + " is also row " + first.number()
+                                        + "'s: the order between the two is undefined"));
+                    }
+                }
+            }
+            for (int c : table.columnsOf("CONDITION")) {
+                enumColumn(file, table, c, findings);
+            }
+            if (firedRules != null) {
+                List<Integer> names = table.columnsOf("NAME");
+                for (Row row : table.rows()) {
+                    String name = names.isEmpty() ? table.name().replace(' ', '_') + "_" + row.number() : row.cell(names.get(0));
+                    if (!firedRules.contains(name)) {
+                        findings.add(Finding.inTable(Severity.WARNING, "never-fired", file.file(), row.number(), null,
+                                "rule '" + name + "' of row " + row.number() + " fired in no scenario of the suite"));
+                    }
+                }
+            }
+        }
+        return findings;
+    }
+
+    /**
+     * A condition {@code x == Enum.$param}: every cell must name a constant, and every constant should have a row
+     * (a constant with none is a gap, e.g. a rule-key kind with no precedence: facts of that kind match no row).
+     */
+    private static void enumColumn(DecisionTable file, Table table, int column, List<Finding> findings) {
+        Matcher matcher = ENUM_PARAM.matcher(table.code().cell(column));
+        if (!matcher.find()) {
+            return;
+        }
+        Class<?> type = resolve(file.imports(), matcher.group(1));
+        if (type == null || !type.isEnum()) {
+            return;
+        }
+        List<String> constants = Arrays.stream(type.getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).toList();
+        List<String> covered = new ArrayList<>();
+        for (Row row : table.rows()) {
+            String value = row.cell(column);
+            if (value.isEmpty()) {
+                continue;
+            }
+            if (!constants.contains(value)) {
+                findings.add(Finding.inTable(Severity.ERROR, "unknown-value", file.file(), row.number(), column + 1,
+                        "'" + value + "' is not a " + type.getSimpleName() + "; one of " + constants));
+            }
+            covered.add(value);
+        }
+        for (String constant : constants) {
+            if (!covered.contains(constant)) {
+                findings.add(Finding.inTable(Severity.WARNING, "uncovered-value", file.file(), table.code().number(),
+                        column + 1, "no row has " + type.getSimpleName() + "." + constant + " in '" + table.headers().cell(column)
+                                + "': facts with it match no row of '" + table.name() + "'"));
+            }
+        }
+    }
+
+    private static Class<?> resolve(List<String> imports, String simpleName) {
+        for (String imported : imports) {
+            List<String> candidates = imported.endsWith(".*")
+                    ? List.of(imported.substring(0, imported.length() - 2) + "$" + simpleName,
+                    imported.substring(0, imported.length() - 1) + simpleName)
+                    : imported.endsWith("." + simpleName) ? List.of(imported) : List.of();
+            for (String candidate : candidates) {
+                try {
+                    return Class.forName(candidate, false, TableLint.class.getClassLoader());
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // not this import
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Compiles the type's files as the service does, with each CSV table turned into its DRL first so that an error's
+     * line names a generated rule, and so the table row (and the cell whose text the error names) it comes from.
+     */
+    private static List<Finding> compileErrors(PolicyType type, List<RuleBaseBuilder.RuleFile> files,
+                                               Map<String, DecisionTable> tables) {
+        List<Finding> findings = new ArrayList<>();
+        KieServices services = KieServices.get();
+        KieFileSystem fileSystem = services.newKieFileSystem();
+        fileSystem.generateAndWritePomXML(services.newReleaseId("io.arbiter.lint", type.name().replaceAll("[^A-Za-z0-9_.-]", "-"), "1.0.0"));
+        Map<String, String> generated = new LinkedHashMap<>();
+        Map<String, String> sources = new LinkedHashMap<>();
+        for (RuleBaseBuilder.RuleFile file : files) {
+            byte[] content = file.content();
+            ResourceType resourceType = file.type();
+            String path = "src/main/resources/lint/" + file.name();
+            if (tables.containsKey(file.name())) {
+                String drl;
+                try {
+                    drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(content), InputType.CSV);
+                } catch (RuntimeException e) {
+                    findings.add(new Finding(Severity.ERROR, "table-syntax", file.name(), "$", null, null,
+                            "the table does not compile to rules: " + e.getMessage()));
+                    continue;
+                }
+                generated.put(path + ".drl", drl);
+                content = drl.getBytes(StandardCharsets.UTF_8);
+                resourceType = ResourceType.DRL;
+                path = path + ".drl";
+            }
+            sources.put(path, file.name());
+            fileSystem.write(path, services.getResources().newByteArrayResource(content).setResourceType(resourceType));
+        }
+        KieBuilder builder;
+        try {
+            builder = services.newKieBuilder(fileSystem).buildAll(ExecutableModelProject.class);
+        } catch (RuntimeException e) {
+            findings.add(new Finding(Severity.ERROR, "compile", type.name(), "$", null, null,
+                    "the rule base does not compile: " + e.getMessage()));
+            return findings;
+        }
+        for (Message message : builder.getResults().getMessages(Message.Level.ERROR)) {
+            String path = message.getPath() == null ? "" : message.getPath();
+            String resource = sources.keySet().stream().filter(source -> path.endsWith(source.substring("src/main/resources/".length()))
+                    || source.endsWith(path)).findFirst().orElse(null);
+            String text = firstLine(message.getText());
+            String name = resource == null ? type.name() : sources.get(resource);
+            if (resource != null && generated.containsKey(resource)) {
+                findings.add(tableError(tables.get(name), generated.get(resource), message.getLine(), text));
+            } else {
+                findings.add(new Finding(Severity.ERROR, "compile", name, "$", message.getLine() > 0 ? message.getLine() : null,
+                        message.getColumn() > 0 ? message.getColumn() : null, text));
+            }
+        }
+        return findings;
+    }
+
+    /** A compile error in a table's generated DRL, at the row of the rule around that line and the cell it names. */
+    private static Finding tableError(DecisionTable table, String drl, int line, String text) {
+        String[] lines = drl.split("\n", -1);
+        String rule = null;
+        for (int i = Math.min(line, lines.length) - 1; i >= 0 && line > 0; i--) {
+            Matcher name = Pattern.compile("^\\s*rule\\s+\"(.*)\"").matcher(lines[i]);
+            if (name.find()) {
+                rule = name.group(1);
+                break;
+            }
+        }
+        String errorLine = line > 0 && line <= lines.length ? lines[line - 1] : "";
+        for (Table t : table.tables()) {
+            Row row = rule == null ? null : t.rowOfRule(rule);
+            if (row == null && rule == null) {
+                row = rowNamedIn(t, text + " " + errorLine);
+            }
+            if (row != null) {
+                Integer column = null;
+                for (int c = 0; c < row.cells().size(); c++) {
+                    String cell = row.cell(c);
+                    if (!cell.isEmpty() && !t.kind(c).equals("NAME") && !t.kind(c).equals("RULEFLOW-GROUP")
+                            && (text.contains(cell) || errorLine.contains(cell))) {
+                        column = c + 1;
+                        if (text.contains(cell)) {
+                            break;
+                        }
+                    }
+                }
+                return Finding.inTable(Severity.ERROR, "compile", table.file(), row.number(), column,
+                        "rule '" + (rule == null ? row.cell(0) : rule) + "' does not compile: " + text);
+            }
+        }
+        return new Finding(Severity.ERROR, "compile", table.file(), "$", null, null, "does not compile: " + text
+                + (line > 0 ? " (generated rule line " + line + ")" : ""));
+    }
+
+    /**
+     * The row the compiler's text names (its executable model reports some errors without a line): by the rule's
+     * NAME, else by the longest cell value the text names as a word (a misspelt enum constant, say).
+     */
+    private static Row rowNamedIn(Table table, String text) {
+        List<Integer> names = table.columnsOf("NAME");
+        for (Row row : table.rows()) {
+            if (!names.isEmpty() && !row.cell(names.get(0)).isEmpty() && text.contains("\"" + row.cell(names.get(0)) + "\"")) {
+                return row;
+            }
+        }
+        Row best = null;
+        int longest = 1;
+        for (Row row : table.rows()) {
+            for (int c = 0; c < row.cells().size(); c++) {
+                String cell = row.cell(c);
+                if (cell.length() > longest && !table.kind(c).equals("NAME") && !table.kind(c).equals("RULEFLOW-GROUP")
+                        && Pattern.compile("(?<![A-Za-z0-9_])" + Pattern.quote(cell) + "(?![A-Za-z0-9_])").matcher(text).find()) {
+                    best = row;
+                    longest = cell.length();
+                }
+            }
+        }
+        return best;
+    }
+
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

@@ -1,0 +1,414 @@
+package io.arbiter.audit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What every decision-log sink shares: one background thread takes records from a bounded queue, encodes each on
+ * its own (a record that cannot be encoded fails alone) and hands the encoded batch to the sink, which only writes
+ * bytes ({@link #write}). The queue is bounded by count and by the heap its records keep (a large dependency
+ * decision keeps about 13 MB until written). A slow or unreachable sink fills the queue; then records are dropped
+ * and counted (BEST_EFFORT) or decisions are refused (REQUIRED). In REQUIRED mode a decision is answered only once
+ * the sink has settled its record as written; the decision whose record failed is refused, no other. Counters,
+ * health and the server-log reports are the same for every sink.
+ */
+public abstract class QueuedDecisionLog implements DecisionLog {
+
+    /** REQUIRED mode: how long a decision waits for room in the buffer. */
+    private static final long REQUIRED_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * REQUIRED mode: how long a decision waits for its record to be written before it is refused. Far above a
+     * batch's write (milliseconds; about 100 ms for the largest dependency record), far below a client's timeout.
+     */
+    private static final long REQUIRED_WRITE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /**
+     * After a failed write the log counts as unwritable (REQUIRED mode: not ready) until a write succeeds or this
+     * long has passed: long enough for a readiness probe to take the instance out of service, short enough that
+     * decisions then find out whether the sink can be written again.
+     */
+    public static final Duration UNWRITABLE_FOR = Duration.ofSeconds(30);
+    /** Default heap budget of the queue: thousands of typical records, a few of the largest. */
+    public static final long DEFAULT_BUFFER_BYTES = 64L * 1024 * 1024;
+    /**
+     * The writer wakes on this interval rather than on every record: a wake-up per decision (a futex call on the
+     * deciding thread, a context switch and a write on the other) cost more than serialising the record did.
+     * A record reaches the sink within about this long. In REQUIRED mode the decision waits for its record, so
+     * appending wakes the writer at once.
+     */
+    private static final long WRITE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final int MAX_BATCH = 512;
+    /** A sink that keeps failing is reported at most this often in the server log (every failure is counted). */
+    private static final long IO_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /** The subclass's logger: reports name the sink's class. */
+    protected final Logger log = LoggerFactory.getLogger(getClass());
+    private final Mode mode;
+    private final long bufferBytes;
+    private final BlockingQueue<Entry> queue;
+    /** The estimated heap of the queued records, reserved before a record is queued and released once written. */
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private Thread writer;
+    private volatile boolean closed;
+    private volatile boolean writerStopped;
+    private volatile LastError lastError;
+    private volatile long unwritableSince;
+    private volatile boolean unwritable;
+
+    // The writer thread's own.
+    private String lastIoReport;
+    private long lastIoReportNanos;
+
+    private record LastError(String message, Instant at) {
+    }
+
+    /**
+     * A record on its way to the sink. The sink reads {@link #json} (the whole record, one JSON object, no line end),
+     * and may key or report by {@link #decisionId} and {@link #policyRevision}.
+     */
+    protected static final class Entry {
+        private final DecisionRecord record;
+        private final long retainedBytes;
+        /** REQUIRED mode: completed once the record is written, or failed; null in BEST_EFFORT mode. */
+        private final CompletableFuture<Void> outcome;
+        /** The encoded record (the writer thread's own). */
+        private byte[] json;
+        /** Written, failed or given up on (the writer thread's own). */
+        private boolean settled;
+
+        Entry(DecisionRecord record, long retainedBytes, CompletableFuture<Void> outcome) {
+            this.record = record;
+            this.retainedBytes = retainedBytes;
+            this.outcome = outcome;
+        }
+
+        public String decisionId() {
+            return record.decisionId();
+        }
+
+        public String policyRevision() {
+            return record.policyRevision();
+        }
+
+        public byte[] json() {
+            return json;
+        }
+
+        /** Whether a decision waits for this record (REQUIRED mode). */
+        public boolean awaited() {
+            return outcome != null;
+        }
+
+        /** Its decision gave up waiting and was refused: the record is not written. */
+        boolean abandoned() {
+            return outcome != null && outcome.isDone();
+        }
+    }
+
+    /**
+     * @param capacity    records the queue holds at most
+     * @param bufferBytes estimated heap the queued records may keep; one record is queued whatever its size
+     */
+    protected QueuedDecisionLog(int capacity, long bufferBytes, Mode mode) {
+        if (capacity < 1 || bufferBytes < 1) {
+            throw new IllegalArgumentException("the decision log's buffer needs room for one record: capacity "
+                    + capacity + ", bytes " + bufferBytes);
+        }
+        this.bufferBytes = bufferBytes;
+        this.mode = mode;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+    }
+
+    /** Starts the writer: the subclass calls it once its sink is open, at the end of its constructor. */
+    protected final void start() {
+        writer = new Thread(this::drain, "arbiter-decision-log");
+        writer.setDaemon(true);
+        writer.setUncaughtExceptionHandler((thread, e) -> {
+            error("the writer stopped unexpectedly (see the server log)");
+            log.error("decision log {}: the writer stopped; no more records are written", describe(), e);
+        });
+        writer.start();
+    }
+
+    /**
+     * Writes the batch's records, in order, and settles every one of them with {@link #written} or {@link #failed}
+     * before returning: the sink's one job. Called on the writer thread only; a throw fails what is left unsettled.
+     */
+    protected abstract void write(List<Entry> batch);
+
+    /** Releases the sink once the writer has stopped. */
+    protected abstract void closeSink();
+
+    /** Where the records go, for messages: {@code /var/log/arbiter/decisions.log}, {@code Kafka topic t}. */
+    protected abstract String describe();
+
+    @Override
+    public Receipt append(DecisionRecord record) {
+        long retainedBytes = record.retainedBytes();
+        if (mode == Mode.REQUIRED) {
+            if (closed || writerStopped) {
+                throw new DecisionLogUnavailableException("the decision log is required and its writer has stopped");
+            }
+            long deadline = System.nanoTime() + REQUIRED_WAIT_NANOS;
+            if (!reserve(retainedBytes, true, deadline)) {
+                dropped.incrementAndGet();
+                throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
+            }
+            Entry entry = new Entry(record, retainedBytes, new CompletableFuture<>());
+            try {
+                if (!queue.offer(entry, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    queuedBytes.addAndGet(-retainedBytes);
+                    dropped.incrementAndGet();
+                    throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
+                }
+            } catch (InterruptedException e) {
+                queuedBytes.addAndGet(-retainedBytes);
+                Thread.currentThread().interrupt();
+                throw new DecisionLogUnavailableException("interrupted while waiting for the decision log");
+            }
+            LockSupport.unpark(writer);
+            return () -> awaitWritten(entry);
+        }
+        if (closed || writerStopped || !reserve(retainedBytes, false, 0)) {
+            dropped.incrementAndGet();
+        } else if (!queue.offer(new Entry(record, retainedBytes, null))) {
+            queuedBytes.addAndGet(-retainedBytes);
+            dropped.incrementAndGet();
+        }
+        return NOT_AWAITED;
+    }
+
+    /** REQUIRED mode: returns once the record is written; throws when it failed or was not written in time. */
+    private void awaitWritten(Entry entry) {
+        try {
+            entry.outcome.get(REQUIRED_WRITE_WAIT_NANOS, TimeUnit.NANOSECONDS);
+            return;
+        } catch (ExecutionException e) {
+            throw new DecisionLogUnavailableException(e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            giveUp(entry, "was not written within " + TimeUnit.NANOSECONDS.toSeconds(REQUIRED_WRITE_WAIT_NANOS) + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            giveUp(entry, "was not written: interrupted while waiting");
+        }
+        // The writer settled it while we gave up: its outcome stands.
+        if (!entry.outcome.isCompletedExceptionally()) {
+            return;
+        }
+        throw new DecisionLogUnavailableException(entry.outcome.handle((ok, failure) -> failure.getMessage()).join());
+    }
+
+    /** Refuses a decision that waited too long; the writer then leaves its record out if it has not sent it yet. */
+    private void giveUp(Entry entry, String what) {
+        String message = "the decision log is required and this decision's record " + what;
+        if (entry.outcome.completeExceptionally(new DecisionLogUnavailableException(message))) {
+            failed.incrementAndGet();
+            // A stalled sink would refuse every decision this way: unwritable until the writer's next write succeeds.
+            markUnwritable("the record of decision " + entry.decisionId() + " " + what);
+            log.warn("decision log {}: the record of decision {} {}; the decision is refused", describe(),
+                    entry.decisionId(), what);
+        }
+    }
+
+    /**
+     * Reserves room in the buffer's heap budget, if {@code waits} waiting until {@code deadline} ({@link
+     * System#nanoTime}) for the writer to free some. An empty buffer takes any record, so a record larger than the
+     * budget is still written.
+     */
+    private boolean reserve(long retainedBytes, boolean waits, long deadline) {
+        while (true) {
+            long queued = queuedBytes.get();
+            if (queued == 0 || queued + retainedBytes <= bufferBytes) {
+                if (queuedBytes.compareAndSet(queued, queued + retainedBytes)) {
+                    return true;
+                }
+            } else if (!waits || System.nanoTime() - deadline >= 0) {
+                return false;
+            } else {
+                LockSupport.unpark(writer);
+                LockSupport.parkNanos(this, 100_000);
+            }
+        }
+    }
+
+    /** The estimated heap of the records waiting to be written. */
+    long queuedBytes() {
+        return queuedBytes.get();
+    }
+
+    @Override
+    public long dropped() {
+        return dropped.get();
+    }
+
+    @Override
+    public long written() {
+        return written.get();
+    }
+
+    @Override
+    public long failed() {
+        return failed.get();
+    }
+
+    @Override
+    public Health health() {
+        LastError last = lastError;
+        boolean writable = !unwritable || System.nanoTime() - unwritableSince > UNWRITABLE_FOR.toNanos();
+        return new Health(true, mode, !writerStopped && writer.isAlive(), writable, written.get(), dropped.get(),
+                failed.get(), last == null ? null : last.message(), last == null ? null : last.at());
+    }
+
+    /** Writes what is queued, then stops the writer and releases the sink. */
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(writer);
+        try {
+            writer.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeSink();
+    }
+
+    private void drain() {
+        List<Entry> batch = new ArrayList<>();
+        List<Entry> encoded = new ArrayList<>();
+        try {
+            while (!closed || !queue.isEmpty()) {
+                try {
+                    queue.drainTo(batch, MAX_BATCH);
+                    if (batch.isEmpty()) {
+                        if (Thread.currentThread().isInterrupted()) {
+                            return;
+                        }
+                        LockSupport.parkNanos(this, WRITE_INTERVAL_NANOS);
+                        continue;
+                    }
+                    for (Entry entry : batch) {
+                        if (entry.abandoned()) {
+                            entry.settled = true;
+                        } else if (encode(entry)) {
+                            encoded.add(entry);
+                        }
+                    }
+                    if (!encoded.isEmpty()) {
+                        write(encoded);
+                    }
+                } catch (Throwable e) {
+                    // Not one record's fault (encode and write settle those themselves): what is left of the batch
+                    // fails, and the thread goes on with the next records rather than leaving every later decision
+                    // unlogged.
+                    writerFailed(batch, e);
+                } finally {
+                    long released = 0;
+                    for (Entry entry : batch) {
+                        released += entry.retainedBytes;
+                        entry.json = null;
+                    }
+                    queuedBytes.addAndGet(-released);
+                    batch.clear();
+                    encoded.clear();
+                }
+            }
+        } finally {
+            writerStopped = true;
+        }
+    }
+
+    /** The record's JSON in {@link Entry#json}: encoded by {@link Audit} with its decision, so never refused here. */
+    private boolean encode(Entry entry) {
+        entry.json = entry.record.json();
+        return true;
+    }
+
+    /** The sink has the record: counted, and its decision (if one waits) answered. */
+    protected final void written(Entry entry) {
+        entry.settled = true;
+        unwritable = false;
+        written.incrementAndGet();
+        if (entry.outcome != null && !entry.outcome.complete(null)) {
+            log.warn("decision log {}: decision {} was refused for waiting too long, and its record was then written",
+                    describe(), entry.decisionId());
+        }
+    }
+
+    /**
+     * The sink could not write the record: counted, the log unwritable until a write succeeds, and its decision (if
+     * one waits) refused with {@code reason}, which is in our words. The sink reports it in the server log once per
+     * batch with {@link #reportFailure}.
+     */
+    protected final void failed(Entry entry, String reason) {
+        markUnwritable(reason);
+        settleFailed(entry, reason);
+    }
+
+    private void settleFailed(Entry entry, String reason) {
+        entry.settled = true;
+        // Counted before the waiting decision is woken, so that whoever it answers sees the count; taken back if
+        // the decision had given up first (it counted its own failure then).
+        failed.incrementAndGet();
+        if (entry.outcome != null && !entry.outcome.completeExceptionally(new DecisionLogUnavailableException(
+                "the decision log is required and " + reason))) {
+            failed.decrementAndGet();
+        }
+    }
+
+    /** A sink trouble that fails no record (a failed rotation, say): shown in health until a write succeeds. */
+    protected final void trouble(String reason) {
+        markUnwritable(reason);
+    }
+
+    /** A sink that keeps failing would log every few milliseconds: a new reason at once, the same one now and then. */
+    protected final void reportFailure(String reason, String what) {
+        long now = System.nanoTime();
+        if (!reason.equals(lastIoReport) || now - lastIoReportNanos > IO_REPORT_INTERVAL_NANOS) {
+            log.error("decision log: {}; {} (failed so far: {})", reason, what, failed.get());
+            lastIoReport = reason;
+            lastIoReportNanos = now;
+        }
+    }
+
+    /** Called by {@link #writerFailed} after the batch's records failed: the sink drops what it half wrote. */
+    protected void recover() {
+    }
+
+    private void writerFailed(List<Entry> batch, Throwable e) {
+        String reason = "the writer failed unexpectedly (see the server log)";
+        error(reason);
+        log.error("decision log {}: the writer failed; the records of this batch not yet written are left out",
+                describe(), e);
+        for (Entry entry : batch) {
+            if (!entry.settled) {
+                settleFailed(entry, reason);
+            }
+        }
+        recover();
+    }
+
+    private void error(String message) {
+        lastError = new LastError(message, Instant.now());
+    }
+
+    private void markUnwritable(String reason) {
+        error(reason);
+        unwritableSince = System.nanoTime();
+        unwritable = true;
+    }
+}

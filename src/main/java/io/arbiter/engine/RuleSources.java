@@ -1,0 +1,118 @@
+package io.arbiter.engine;
+
+import org.drools.decisiontable.InputType;
+import org.drools.decisiontable.SpreadsheetCompiler;
+import org.drools.drl.ast.descr.AttributeDescr;
+import org.drools.drl.ast.descr.PackageDescr;
+import org.drools.drl.ast.descr.RuleDescr;
+import org.drools.drl.parser.DroolsParserException;
+import org.drools.drl.parser.DrlParser;
+import org.kie.api.io.ResourceType;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where each rule of a rule base is written: its file, the line of a DRL rule or the row of a decision table, and
+ * its phase (ruleflow group). A firing names only its rule; this is what lets a reader find the rule behind it.
+ * The compiled rule base keeps no source, so the files are parsed again (once per rule set, when asked).
+ */
+public final class RuleSources {
+
+    /**
+     * @param rule  {@code package.name}, as a firing's {@code rule}; written with {@code name} and {@code package}
+     * @param file  {@code rules/<folder>/<file>.drl} or {@code decision-tables/<folder>/<file>.drl.csv}
+     * @param line  the 1-based line of a DRL rule, else null
+     * @param row   the 1-based line of a decision table's row (a CSV table), else null
+     */
+    public record RuleSource(String rule, String name,
+                             @com.fasterxml.jackson.annotation.JsonProperty("package") String packageName,
+                             String phase, String file, Integer line, Integer row) {
+    }
+
+    private RuleSources() {
+    }
+
+    /** The rules declared by {@code files} (as {@link RuleBaseBuilder#collect} names them), in file order. */
+    public static List<RuleSource> of(List<RuleBaseBuilder.RuleFile> files) {
+        List<RuleSource> sources = new ArrayList<>();
+        for (RuleBaseBuilder.RuleFile file : files) {
+            boolean table = file.type() == ResourceType.DTABLE;
+            String display = (table ? "decision-tables/" : "rules/") + file.name();
+            PackageDescr descr;
+            try {
+                descr = new DrlParser().parse(null, drlOf(file));
+            } catch (DroolsParserException | RuntimeException e) {
+                continue; // it compiled into the live rule base, so it parses; a file that does not declares nothing here
+            }
+            if (descr == null) {
+                continue;
+            }
+            List<String> csvLines = table && file.name().endsWith(".csv")
+                    ? new String(file.content(), StandardCharsets.UTF_8).lines().toList() : List.of();
+            for (RuleDescr rule : descr.getRules()) {
+                if (rule.isQuery()) {
+                    continue;
+                }
+                AttributeDescr group = rule.getAttributes().get("ruleflow-group");
+                String packageName = descr.getNamespace();
+                sources.add(new RuleSource(packageName + "." + rule.getName(), rule.getName(), packageName,
+                        group == null ? null : group.getValue(), display, table ? null : rule.getLine(),
+                        table ? rowOf(csvLines, rule.getName()) : null));
+            }
+        }
+        return sources;
+    }
+
+    private static String drlOf(RuleBaseBuilder.RuleFile file) {
+        return file.type() == ResourceType.DTABLE
+                ? new SpreadsheetCompiler().compile(new ByteArrayInputStream(file.content()),
+                        file.name().endsWith(".csv") ? InputType.CSV : InputType.XLS)
+                : new String(file.content(), StandardCharsets.UTF_8);
+    }
+
+    /** The line of the table row whose NAME cell is {@code name}: the column headed {@code NAME} after a RuleTable line. */
+    static Integer rowOf(List<String> lines, String name) {
+        int nameColumn = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            List<String> cells = cells(lines.get(i));
+            if (nameColumn < 0) {
+                nameColumn = cells.indexOf("NAME");
+            } else if (nameColumn < cells.size() && cells.get(nameColumn).equals(name)) {
+                return i + 1;
+            }
+        }
+        return null;
+    }
+
+    /** The cells of one CSV line: commas inside double quotes do not split, {@code ""} is a quote. */
+    static List<String> cells(String line) {
+        List<String> cells = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cell.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    cell.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                cells.add(cell.toString().trim());
+                cell.setLength(0);
+            } else {
+                cell.append(c);
+            }
+        }
+        cells.add(cell.toString().trim());
+        return cells;
+    }
+}

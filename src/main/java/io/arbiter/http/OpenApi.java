@@ -1,0 +1,273 @@
+package io.arbiter.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.document.JsonSchemas;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.policytype.Target;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /openapi.json}: an OpenAPI 3.1 document of every route. Request bodies are the JSON Schemas that
+ * validate requests (each decision target's, and the policy's), turned from draft 7 into the document's dialect;
+ * a request example, when {@code openapi/examples/<target>.json} has one, is the one the docs show.
+ */
+public final class OpenApi {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final String POLICY_SCHEMA = "/schemas/policy-0.2.0.json";
+
+    private OpenApi() {
+    }
+
+    /** The document for the targets of {@code registry}. */
+    public static ObjectNode document(PolicyTypeRegistry registry) {
+        ObjectNode doc = JSON.createObjectNode();
+        doc.put("openapi", "3.1.0");
+        ObjectNode info = doc.putObject("info");
+        info.put("title", "Arbiter decision API");
+        info.put("version", "v1");
+        info.put("description", "Policy decisions for Capact-style rendering engines and Open Cluster Management. "
+                + "Every error is {\"error\": {code, message, details[{path, problem, line, column}]}}; bodies are "
+                + "JSON or YAML (Content-Type: application/yaml), at most 1 MiB.");
+        doc.putArray("servers").addObject().put("url", "/");
+        ObjectNode components = doc.putObject("components");
+        ObjectNode schemas = components.putObject("schemas");
+        schemas.set("Error", errorSchema());
+        schemas.set("Ref", JSON.createObjectNode().put("type", "object")
+                .set("properties", JSON.createObjectNode()
+                        .<ObjectNode>set("path", JSON.createObjectNode().put("type", "string"))
+                        .set("revision", JSON.createObjectNode().set("type", strings("string", "null")))));
+        schemas.set("Policy", converted(JsonSchemas.resource(POLICY_SCHEMA), "Policy"));
+        components.putObject("securitySchemes").putObject("adminToken").put("type", "http").put("scheme", "bearer")
+                .put("description", "the server's ARBITER_ADMIN_TOKEN");
+
+        ObjectNode paths = doc.putObject("paths");
+        for (Target target : registry.targets()) {
+            String schemaName = schemaName(target.name());
+            schemas.set(schemaName, converted(target.requestSchema(), schemaName));
+            ObjectNode post = operation(paths, "/v1/decisions/" + target.name(), "post", "decide" + pascal(target.name()),
+                    target.description(), "decisions");
+            ObjectNode media = requestBody(post, "#/components/schemas/" + schemaName);
+            JsonNode example = example(target.name());
+            if (example != null) {
+                media.putObject("examples").putObject("docs").set("value", example);
+            }
+            ok(post, "the decision (a decision is 200 whatever its outcome), with decisionId, revisions and firedRules",
+                    "application/json");
+            errors(post, 400, 404, 413, 415, 422, 503);
+        }
+
+        ObjectNode byId = operation(paths, "/v1/decisions/{id}", "get", "getDecision",
+                "A recent decision as it was logged, from a bounded in-memory index", "decisions");
+        pathParameter(byId, "id", "the decisionId of a recent decision");
+        ok(byId, "the decision-log record: decisionId, timestamp, endpoint, request, revisions, outcome, result", "application/json");
+        errors(byId, 404);
+        ObjectNode otherTarget = operation(paths, "/v1/decisions/{id}", "post", "decideUnknownTarget",
+                "Any other decision target: 404 NOT_FOUND naming the known ones", "decisions");
+        pathParameter(otherTarget, "id", "a decision target that no policy type serves");
+        errors(otherTarget, 404);
+
+        ObjectNode getPolicy = operation(paths, "/v1/policy", "get", "getPolicy",
+                "The live global policy; its revision is the ETag", "policy");
+        ok(getPolicy, "the policy", "application/json", "application/yaml")
+                .withObject("content").withObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Policy");
+        ObjectNode putPolicy = operation(paths, "/v1/policy", "put", "replacePolicy",
+                "Replace the live global policy (If-Match: * or ETags; a stale one is 412)", "policy");
+        putPolicy.putArray("security").addObject().putArray("adminToken");
+        putPolicy.withArray("parameters").addObject().put("name", "If-Match").put("in", "header").put("required", false)
+                .putObject("schema").put("type", "string");
+        requestBody(putPolicy, "#/components/schemas/Policy");
+        ok(putPolicy, "the new revision and warnings", "application/json");
+        errors(putPolicy, 400, 401, 403, 412, 413, 415, 422);
+        ObjectNode validate = operation(paths, "/v1/policy/validate", "post", "validatePolicy",
+                "Every problem of a policy, located, without applying it", "policy");
+        requestBody(validate, "#/components/schemas/Policy");
+        ok(validate, "{valid, problems[]}", "application/json");
+        errors(validate, 400, 413, 415);
+
+        ObjectNode types = operation(paths, "/v1/policy-types", "get", "listPolicyTypes",
+                "Registered policy types: versions, support status, targets", "policy types");
+        ok(types, "{policyTypes[]}", "application/json");
+        ObjectNode type = operation(paths, "/v1/policy-types/{name}", "get", "getPolicyType",
+                "One policy type, with its targets' request schemas", "policy types");
+        pathParameter(type, "name", "a policy type's name, e.g. capact.implementation");
+        ok(type, "the policy type", "application/json");
+        errors(type, 404);
+
+        ok(operation(paths, "/v1/catalog", "get", "getCatalog",
+                "Every Interface of the live catalog with its highest revision and its Implementations", "catalog"),
+                "{catalogRevision, interfaces[{path, revision, implementations[]}]}", "application/json");
+        ok(operation(paths, "/v1/rules", "get", "getRules",
+                "For each policy type, its phases in firing order and where each rule is written (file, line, table row)",
+                "catalog"), "{ruleSets[{policyType, rulesRevision, phases[], rules[{rule, name, package, phase, file, line, row}]}]}",
+                "application/json");
+
+        ok(operation(paths, "/healthz", "get", "healthz", "The process is up", "operations"), "{status: UP}", "application/json");
+        ObjectNode ready = operation(paths, "/readyz", "get", "readyz",
+                "Rules compiled, policy loaded, and the decision log's health", "operations");
+        ok(ready, "READY, with revisions", "application/json");
+        errors(ready, 503);
+        ok(operation(paths, "/v1/status", "get", "status", "Revisions, reloads, decision-log health, policy types", "operations"),
+                "the status", "application/json");
+        ok(operation(paths, "/metrics", "get", "metrics", "Prometheus text", "operations"), "metrics", "text/plain");
+        ok(operation(paths, "/openapi.json", "get", "openApi", "This document", "operations"), "OpenAPI 3.1", "application/json");
+        ok(operation(paths, "/ui", "get", "explorerRedirect", "Redirects to /ui/", "explorer"), "never: 301 to /ui/", "text/html");
+        ObjectNode asset = operation(paths, "/ui/{file}", "get", "explorer",
+                "The decision explorer: /ui/ is its page, the rest its scripts and styles", "explorer");
+        pathParameter(asset, "file", "empty for the page, else an asset such as app.js");
+        ok(asset, "the page or asset", "text/html", "text/javascript", "text/css");
+        errors(asset, 404);
+        return doc;
+    }
+
+    /** The component name of a target's request schema: {@code implementation} is {@code ImplementationRequest}. */
+    static String schemaName(String target) {
+        return pascal(target) + "Request";
+    }
+
+    private static String pascal(String name) {
+        StringBuilder out = new StringBuilder();
+        boolean upper = true;
+        for (char c : name.toCharArray()) {
+            if (!Character.isLetterOrDigit(c)) {
+                upper = true;
+            } else {
+                out.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return out.toString();
+    }
+
+    /** The request example the docs show for {@code target}, or null. */
+    static JsonNode example(String target) {
+        try (InputStream in = OpenApi.class.getResourceAsStream("/openapi/examples/" + target + ".json")) {
+            return in == null ? null : JSON.readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the example of " + target, e);
+        }
+    }
+
+    /**
+     * A draft-7 schema as a component of this document: {@code $schema} and {@code $id} go (the document sets the
+     * dialect and the place), {@code definitions} become {@code $defs}, and local references point into the
+     * component. Draft 7's keywords we use mean the same in 2020-12.
+     */
+    static ObjectNode converted(JsonNode draft7, String componentName) {
+        ObjectNode schema = draft7.deepCopy();
+        schema.remove("$schema");
+        schema.remove("$id");
+        JsonNode definitions = schema.remove("definitions");
+        if (definitions != null) {
+            schema.set("$defs", definitions);
+        }
+        rewriteRefs(schema, "#/components/schemas/" + componentName);
+        return schema;
+    }
+
+    private static void rewriteRefs(JsonNode node, String base) {
+        if (node instanceof ObjectNode object) {
+            JsonNode ref = object.get("$ref");
+            if (ref != null && ref.isTextual() && ref.asText().startsWith("#")) {
+                String pointer = ref.asText().substring(1).replaceFirst("^/definitions/", "/\\$defs/");
+                object.put("$ref", base + pointer);
+            }
+            Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
+            List<JsonNode> children = new ArrayList<>();
+            fields.forEachRemaining(field -> {
+                if (!field.getKey().equals("enum") && !field.getKey().equals("const") && !field.getKey().equals("examples")) {
+                    children.add(field.getValue());
+                }
+            });
+            children.forEach(child -> rewriteRefs(child, base));
+        } else if (node instanceof ArrayNode array) {
+            array.forEach(child -> rewriteRefs(child, base));
+        }
+    }
+
+    private static ObjectNode operation(ObjectNode paths, String path, String method, String id, String summary, String tag) {
+        ObjectNode item = paths.get(path) instanceof ObjectNode known ? known : paths.putObject(path);
+        ObjectNode operation = item.putObject(method);
+        operation.put("operationId", id);
+        operation.put("summary", summary);
+        operation.putArray("tags").add(tag);
+        operation.putObject("responses");
+        return operation;
+    }
+
+    private static ObjectNode requestBody(ObjectNode operation, String schemaRef) {
+        ObjectNode content = operation.putObject("requestBody").put("required", true).putObject("content");
+        content.putObject("application/yaml").putObject("schema").put("$ref", schemaRef);
+        ObjectNode json = content.putObject("application/json");
+        json.putObject("schema").put("$ref", schemaRef);
+        return json;
+    }
+
+    private static void pathParameter(ObjectNode operation, String name, String description) {
+        operation.withArray("parameters").addObject().put("name", name).put("in", "path").put("required", true)
+                .put("description", description).putObject("schema").put("type", "string");
+    }
+
+    private static ObjectNode ok(ObjectNode operation, String description, String... mediaTypes) {
+        ObjectNode response = operation.withObject("responses").putObject("200").put("description", description);
+        ObjectNode content = response.putObject("content");
+        for (String mediaType : mediaTypes) {
+            content.putObject(mediaType).putObject("schema").put("type", mediaType.equals("application/json") ? "object" : "string");
+        }
+        return response;
+    }
+
+    private static void errors(ObjectNode operation, int... statuses) {
+        ObjectNode responses = operation.withObject("responses");
+        for (int status : statuses) {
+            responses.putObject(Integer.toString(status)).put("description", switch (status) {
+                case 400 -> "INVALID_REQUEST: malformed, or fails the schema (located)";
+                case 401 -> "UNAUTHORIZED: missing or wrong admin token";
+                case 403 -> "UNAUTHORIZED: the server has no admin token";
+                case 404 -> "NOT_FOUND";
+                case 412 -> "POLICY_CONFLICT: If-Match matches no live revision";
+                case 413 -> "PAYLOAD_TOO_LARGE: over 1 MiB";
+                case 415 -> "INVALID_REQUEST: a form encoding";
+                case 422 -> "INVALID_POLICY: a policy that cannot be applied (located)";
+                case 503 -> "INTERNAL: not ready, the decision log cannot write, or past the decision deadline";
+                default -> "error";
+            }).putObject("content").putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
+        }
+    }
+
+    private static ObjectNode errorSchema() {
+        try {
+            return (ObjectNode) JSON.readTree("""
+                    {"type": "object", "required": ["error"],
+                     "properties": {"error": {"type": "object", "required": ["code", "message"],
+                       "properties": {
+                         "code": {"enum": ["INVALID_REQUEST", "INVALID_POLICY", "UNAUTHORIZED", "NOT_FOUND",
+                                           "PAYLOAD_TOO_LARGE", "POLICY_CONFLICT", "INTERNAL"]},
+                         "message": {"type": "string"},
+                         "details": {"type": "array", "items": {"type": "object", "required": ["path", "problem"],
+                           "properties": {"path": {"type": "string"}, "problem": {"type": "string"},
+                                          "line": {"type": "integer"}, "column": {"type": "integer"}}}}}}}}
+                    """);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ArrayNode strings(String... values) {
+        ArrayNode array = JSON.createArrayNode();
+        for (String value : values) {
+            array.add(value);
+        }
+        return array;
+    }
+}

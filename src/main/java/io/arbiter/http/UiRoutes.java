@@ -1,0 +1,124 @@
+package io.arbiter.http;
+
+import io.arbiter.decision.Decisions;
+import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.engine.RuleSources;
+import io.arbiter.model.Implementation;
+import io.arbiter.model.Ref;
+import io.arbiter.policytype.PolicyType;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.StaticHandler;
+
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The decision explorer ({@code /ui/}, static files packaged under {@code ui/}), the OpenAPI document, and the two
+ * read-only views it needs besides the decision endpoints: the catalog's Interfaces and where each rule is written.
+ */
+final class UiRoutes {
+
+    /** The page's own files only: no inline script, nothing fetched from elsewhere. */
+    private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; "
+            + "style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+    private final Vertx vertx;
+    private final Decisions decisions;
+    private final ServerOptions options;
+    private final AtomicReference<RuleIndex> rules = new AtomicReference<>();
+    /** Built with the routes: the registry does not change while the server runs. */
+    private final Buffer openApi;
+
+    /** The rule sources of one set of rule-base revisions. */
+    private record RuleIndex(Map<String, String> revisions, Object body) {
+    }
+
+    private UiRoutes(Vertx vertx, Decisions decisions, ServerOptions options) {
+        this.vertx = vertx;
+        this.decisions = decisions;
+        this.options = options;
+        this.openApi = Responses.encode(OpenApi.document(decisions.registry()));
+    }
+
+    static void register(Router router, Vertx vertx, Decisions decisions, ServerOptions options) {
+        UiRoutes ui = new UiRoutes(vertx, decisions, options);
+        router.get("/ui").handler(ctx -> { // Vert.x matches "/ui/" here too: only the bare path is redirected
+            if (ctx.request().path().equals("/ui")) {
+                ctx.response().setStatusCode(301).putHeader("Location", "/ui/").end();
+            } else {
+                ctx.next();
+            }
+        });
+        router.get("/ui/*").handler(ctx -> {
+            ctx.response().putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                    .putHeader("X-Content-Type-Options", "nosniff");
+            ctx.next();
+        }).handler(StaticHandler.create("ui").setCachingEnabled(false).setDirectoryListing(false));
+        router.get("/openapi.json").handler(ui::openApi);
+        router.get("/v1/catalog").handler(ui::catalog);
+        router.get("/v1/rules").handler(ui::rules);
+    }
+
+    private void openApi(RoutingContext ctx) {
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(openApi.copy());
+    }
+
+    /** {@code GET /v1/catalog}: every Interface of the live catalog, highest revision first, with its Implementations. */
+    private void catalog(RoutingContext ctx) {
+        var catalog = decisions.snapshot().catalog();
+        List<Map<String, Object>> interfaces = catalog.interfacePaths().stream().sorted().map(path -> {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("path", path);
+            entry.put("revision", catalog.highestInterfaceRevision(path).orElse(null));
+            entry.put("implementations", catalog.implementationsOf(path).stream().map(Implementation::ref)
+                    .sorted(Comparator.comparing(Ref::path).thenComparing(Ref::revision)).toList());
+            return entry;
+        }).toList();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("catalogRevision", catalog.revision());
+        answer.put("interfaces", interfaces);
+        Responses.json(ctx, 200, answer);
+    }
+
+    /**
+     * {@code GET /v1/rules}: for each policy type, its phases in firing order and where each rule is written. Read
+     * from the rule files the server was started with, again only when the live rule bases change.
+     */
+    private void rules(RoutingContext ctx) {
+        Map<String, String> revisions = new LinkedHashMap<>();
+        decisions.snapshot().ruleBases().forEach((kind, base) -> revisions.put(kind, base.revision()));
+        RuleIndex known = rules.get();
+        if (known != null && known.revisions().equals(revisions)) {
+            Responses.json(ctx, 200, known.body());
+            return;
+        }
+        vertx.executeBlocking(() -> {
+            List<Map<String, Object>> ruleSets = decisions.registry().types().stream().map(type -> ruleSet(type, revisions)).toList();
+            Object body = Map.of("ruleSets", ruleSets);
+            rules.set(new RuleIndex(revisions, body));
+            return body;
+        }, false).onComplete(result -> {
+            if (result.succeeded()) {
+                Responses.json(ctx, 200, result.result());
+            } else {
+                Responses.fail(ctx, result.cause());
+            }
+        });
+    }
+
+    private Map<String, Object> ruleSet(PolicyType type, Map<String, String> revisions) {
+        Map<String, Object> set = new LinkedHashMap<>();
+        set.put("policyType", type.name());
+        set.put("rulesRevision", revisions.get(type.name()));
+        set.put("phases", type.ruleSet().phases());
+        set.put("rules", RuleSources.of(SnapshotLoader.ruleFiles(type, options.settings().rulesDir(),
+                options.settings().tablesDir())));
+        return set;
+    }
+}

@@ -1,0 +1,178 @@
+package io.arbiter.analysis;
+
+import io.arbiter.policytype.PolicyTypeRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The decision-table checks: each fires at its row and column, and the project's own tables pass. */
+class TableLintTest {
+
+    private static final String PRECEDENCE = """
+            RuleSet,io.arbiter.rules.implementation
+            Import,io.arbiter.decision.implementation.ImplementationFacts.*
+            Notes,"Rule-key precedence."
+            ,
+            RuleTable Rule key precedence
+            NAME,RULEFLOW-GROUP,CONDITION,ACTION
+            ,,$match : RuleKeyMatch,
+            ,,kind == RuleKeyKind.$param,"insert(new RuleKeyRank($match, $param));"
+            Rule,Phase,Rule key kind,Precedence
+            Exact path and revision,rule-key,PATH_REVISION,1
+            Path without revision,rule-key,PATH,2
+            Catch-all cap.*,rule-key,ANY,3
+            Other patterns,rule-key,PATTERN,4
+            """;
+
+    private static List<Finding> rows(String csv, Set<String> fired) {
+        return TableLint.rowChecks(DecisionTable.parse("t.drl.csv", csv.getBytes(StandardCharsets.UTF_8)), fired);
+    }
+
+    private static List<Finding> rows(String csv) {
+        return rows(csv, null);
+    }
+
+    @Test
+    void aCompleteTableHasNoFinding() {
+        assertEquals(List.of(), rows(PRECEDENCE));
+    }
+
+    // issue 28, fourth defect: two rows with the same precedence were accepted silently
+    @Test
+    void twoRowsWithTheSamePrecedenceAreAnErrorAtTheCell() {
+        List<Finding> findings = rows(PRECEDENCE.replace("ANY,3", "ANY,2"));
+
+        assertEquals(1, findings.size(), findings.toString());
+        Finding twice = findings.get(0);
+        assertEquals("duplicate-precedence", twice.code());
+        assertEquals(Finding.Severity.ERROR, twice.severity());
+        assertEquals(List.of(12, 4), List.of(twice.line(), twice.column()));
+        assertTrue(twice.problem().contains("also row 11's"), twice.problem());
+    }
+
+    @Test
+    void aKindWithNoRowIsAGap() {
+        List<Finding> findings = rows(PRECEDENCE.replace("Other patterns,rule-key,PATTERN,4\n", ""));
+
+        assertEquals(1, findings.size(), findings.toString());
+        assertEquals("uncovered-value", findings.get(0).code());
+        assertTrue(findings.get(0).problem().contains("no row has RuleKeyKind.PATTERN"), findings.get(0).problem());
+    }
+
+    @Test
+    void aValueThatIsNoConstantIsAnErrorAtTheCell() {
+        Finding bad = rows(PRECEDENCE.replace("PATH_REVISION,1", "PATH_REVISON,1")).stream()
+                .filter(f -> f.code().equals("unknown-value")).findFirst().orElseThrow();
+
+        assertEquals(List.of(10, 3), List.of(bad.line(), bad.column()));
+    }
+
+    @Test
+    void aRowWithTheSameConditionsAsAnotherIsAnError() {
+        List<Finding> findings = rows(PRECEDENCE.replace("Other patterns,rule-key,PATTERN,4", "Other patterns,rule-key,PATH,4"));
+
+        assertTrue(findings.stream().anyMatch(f -> f.code().equals("duplicate-row") && f.line() == 13
+                && f.problem().contains("same conditions as row 11")), findings.toString());
+    }
+
+    private static final String SEQUENTIAL = """
+            RuleSet,io.arbiter.rules.rollout
+            Import,io.arbiter.decision.rollout.RolloutFacts.*
+            Sequential,true
+            ,
+            RuleTable Treatment
+            NAME,RULEFLOW-GROUP,CONDITION,CONDITION,ACTION
+            ,,$s : Situation,$s2 : Settings,
+            ,,name == $param,remediationAction == $param,insert(new X($param));
+            Treatment,Phase,Situation,Root action,Reports
+            Skipped while enforcing,rollout-treatment,skipped,enforce,Skip
+            Skipped,rollout-treatment,skipped,,Skip
+            Watched,rollout-treatment,watched,,Progressing
+            """;
+
+    @Test
+    void aRowAnEarlierRowCoversInASequentialTableIsMasked() {
+        assertEquals(List.of(), rows(SEQUENTIAL), "a more specific row first masks nothing");
+
+        List<Finding> findings = rows(SEQUENTIAL.replace("Skipped while enforcing,rollout-treatment,skipped,enforce,Skip\n", "")
+                .replace("Watched,rollout-treatment,watched,,Progressing", "Skipped while enforcing,rollout-treatment,skipped,enforce,Skip"));
+
+        assertEquals(1, findings.size(), findings.toString());
+        assertEquals("masked-row", findings.get(0).code());
+        assertEquals(11, findings.get(0).line());
+    }
+
+    @Test
+    void overlappingRowsOfATableThatIsNotSequentialAreAWarning() {
+        List<Finding> findings = rows(SEQUENTIAL.replace("Sequential,true", "Sequential,false")
+                .replace("Skipped,rollout-treatment,skipped,,Skip", "Skipped,rollout-treatment,,enforce,Skip"));
+
+        assertTrue(findings.stream().anyMatch(f -> f.code().equals("overlapping-rows") && f.line() == 11), findings.toString());
+    }
+
+    @Test
+    void rowsNoScenarioFiredAreListed() {
+        List<Finding> findings = rows(PRECEDENCE, Set.of("Exact path and revision", "Path without revision", "Catch-all cap.*"));
+
+        assertEquals(1, findings.size(), findings.toString());
+        assertEquals("never-fired", findings.get(0).code());
+        assertEquals(13, findings.get(0).line());
+    }
+
+    // issue 28, third defect: a bad value in a decision-table row compiled to an error at "line -1", with no row
+    @Test
+    void aCompileErrorIsLocatedAtTheTableRowAndColumn(@TempDir Path temp) throws IOException {
+        Path rules = copy(Path.of("rules"), temp.resolve("rules"));
+        Path tables = copy(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        Path table = tables.resolve("implementation/rule-key-precedence.drl.csv");
+        Files.writeString(table, Files.readString(table).replace("rule-key,PATH_REVISION,1", "rule-key,PATH_REVISON,1"));
+
+        // only the type whose table is broken: compiling every type would add minutes, not coverage
+        PolicyTypeRegistry implementation = new PolicyTypeRegistry(List.of(
+                PolicyTypeRegistry.discover().type("capact.implementation").orElseThrow()));
+
+        List<Finding> findings = TableLint.lint(implementation, rules, tables, null);
+
+        Finding compile = findings.stream().filter(f -> f.code().equals("compile")).findFirst().orElseThrow();
+        assertEquals(table.toString(), compile.file());
+        assertEquals(List.of(10, 3), List.of(compile.line(), compile.column()), compile.toString());
+        assertTrue(compile.problem().contains("PATH_REVISON"), compile.problem());
+        assertEquals(List.of(table.toString()), findings.stream().filter(Finding::isError).map(Finding::file).distinct().toList(),
+                "the other files compile: " + findings);
+    }
+
+    @Test
+    void theProjectsTablesHaveNoRowError() throws IOException {
+        try (Stream<Path> files = Files.walk(Path.of("decision-tables"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".drl.csv")).toList()) {
+                List<Finding> findings = TableLint.rowChecks(DecisionTable.parse(file.toString(), Files.readAllBytes(file)), null);
+                assertTrue(findings.stream().noneMatch(Finding::isError), file + ": " + findings);
+                assertTrue(findings.stream().allMatch(f -> f.code().equals("uncovered-value")), file + ": " + findings);
+            }
+        }
+    }
+
+    private static Path copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        return to;
+    }
+}
