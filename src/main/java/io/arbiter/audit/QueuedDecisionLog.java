@@ -17,10 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * What every decision-log sink shares: one background thread takes records from a bounded queue, encodes each on
- * its own (a record that cannot be encoded fails alone) and hands the encoded batch to the sink, which only writes
- * bytes ({@link #write}). The queue is bounded by count and by the heap its records keep (a large dependency
- * decision keeps about 13 MB until written). A slow or unreachable sink fills the queue; then records are dropped
+ * What every decision-log sink shares: one background thread takes records, already encoded by {@link Audit}, from
+ * a bounded queue and hands them in batches to the sink, which only writes bytes ({@link #write}). The queue is
+ * bounded by count and by its records' bytes. A slow or unreachable sink fills the queue; then records are dropped
  * and counted (BEST_EFFORT) or decisions are refused (REQUIRED). In REQUIRED mode a decision is answered only once
  * the sink has settled its record as written; the decision whose record failed is refused, no other. Counters,
  * health and the server-log reports are the same for every sink.
