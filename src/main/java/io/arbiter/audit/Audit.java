@@ -1,7 +1,11 @@
 package io.arbiter.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.arbiter.document.Documents;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -29,7 +33,7 @@ public final class Audit {
         metrics.gauge("arbiter.decision.log.dropped", "Decision records dropped because the log could not keep up", log::dropped);
         metrics.gauge("arbiter.decision.log.written", "Decision records written to the decision log", log::written);
         metrics.gauge("arbiter.decision.log.failed",
-                "Decision records that could not be written: unserialisable, a failed write, or not written in time", log::failed);
+                "Decision records that could not be written: a failed write, or not written in time", log::failed);
         metrics.gauge("arbiter.decision.log.writer.alive", "1 while the decision log's writer runs (or there is no log)",
                 () -> !log.health().enabled() || log.health().writerAlive() ? 1 : 0);
         metrics.gauge("arbiter.decision.log.writable", "0 from a failed write of the decision log until one succeeds",
@@ -51,34 +55,52 @@ public final class Audit {
     }
 
     /**
-     * Records one decision. In REQUIRED log mode this returns once the record is written, and throws {@link
-     * DecisionLogUnavailableException} when it cannot be: then the decision must not be answered, and it is neither
-     * indexed nor counted.
+     * Records one decision whose response was encoded once as {@code response}: the log record embeds those bytes
+     * (or, where the result carries parameter values that are not logged, a masked copy). In REQUIRED log mode this
+     * returns once the record is written, and throws {@link DecisionLogUnavailableException} when it cannot be: then
+     * the decision must not be answered, and it is neither indexed nor counted.
      */
-    public void record(String endpoint, byte[] requestBody, JsonNode request, JsonNode result, long nanos) {
+    public void record(String endpoint, byte[] requestBody, JsonNode request, JsonNode result, byte[] response, long nanos) {
         String outcome = result.path("outcome").asText("DECIDED");
         JsonNode loggedRequest = logParameters ? request : Masking.maskParameters(request);
-        JsonNode loggedResult = logParameters ? result : Masking.maskParameters(result);
-        DecisionRecord record = new DecisionRecord(result.path("decisionId").asText(), Instant.now().toString(), endpoint,
-                digest(requestBody), loggedRequest, result.path("policyRevision").asText(null),
-                result.path("rulesRevision").asText(null), result.path("catalogRevision").asText(null),
-                result.path("typeInstancesRevision").asText(null), outcome, loggedResult, nanos / 1_000);
-        List<String> firedRules = firedRules(result);
-        long retainedBytes = retainedBytes(requestBody.length, firedRules.size());
-        log.append(record, retainedBytes).awaitWritten();
-        recent.add(record, retainedBytes);
-        metrics.decision(endpoint, outcome, nanos, firedRules);
+        byte[] loggedResult = logParameters || !Masking.hasParameterValues(result) ? response
+                : encode(Masking.maskParameters(result));
+        String decisionId = result.path("decisionId").asText();
+        String policyRevision = result.path("policyRevision").asText(null);
+        Envelope envelope = new Envelope(decisionId, Instant.now().toString(), endpoint, digest(requestBody),
+                loggedRequest, policyRevision, result.path("rulesRevision").asText(null),
+                result.path("catalogRevision").asText(null), result.path("typeInstancesRevision").asText(null), outcome,
+                nanos / 1_000);
+        DecisionRecord record = new DecisionRecord(decisionId, policyRevision, line(envelope, loggedResult));
+        log.append(record).awaitWritten();
+        recent.add(record);
+        metrics.decision(endpoint, outcome, nanos, firedRules(result));
     }
 
-    /**
-     * About how much heap a decision's record keeps while it is queued for the log or kept in the index: what bounds
-     * both by memory as well as by count. Measured with the heap after GC: a request's tree takes about 6 times its
-     * body (7.3 MB for a 1.2 MB dependency request), a firing with its fact ids about 300 bytes, and the rest of a
-     * result grows with the request. The estimate is on the high side: 20 KB for a typical implementation decision
-     * (16 KB measured), 13.3 MB for the 500-policy dependency decision of DependenciesBenchmark (12.7 MB measured).
-     */
-    static long retainedBytes(int requestBytes, int firings) {
-        return 8L * requestBytes + 300L * firings + 4_096;
+    /** A record's fields but its result, in the order they are written. */
+    private record Envelope(String decisionId, String timestamp, String endpoint, String requestDigest, JsonNode request,
+                            String policyRevision, String rulesRevision, String catalogRevision,
+                            String typeInstancesRevision, String outcome, long durationMicros) {
+    }
+
+    /** The envelope as a JSON object whose last field is {@code result}, the already encoded bytes. */
+    private static byte[] line(Envelope envelope, byte[] result) {
+        byte[] head = encode(envelope);
+        byte[] field = ",\"result\":".getBytes(StandardCharsets.US_ASCII);
+        ByteArrayOutputStream line = new ByteArrayOutputStream(head.length + field.length + result.length);
+        line.write(head, 0, head.length - 1);
+        line.writeBytes(field);
+        line.writeBytes(result);
+        line.write('}');
+        return line.toByteArray();
+    }
+
+    private static byte[] encode(Object value) {
+        try {
+            return Documents.jsonMapper().writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a decision record", e);
+        }
     }
 
     /** The decision log's state, for readiness and status. */

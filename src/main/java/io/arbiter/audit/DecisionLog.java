@@ -37,7 +37,7 @@ public interface DecisionLog extends AutoCloseable {
      *                    again)
      * @param written     records written to the file
      * @param dropped     records not taken because the buffer was full (REQUIRED: their decisions were refused)
-     * @param failed      records that could not be written: unserialisable, a failed write, or not written in time
+     * @param failed      records that could not be written: a failed write, or not written in time
      * @param lastError   the latest of those failures, in our words; null if none
      * @param lastErrorAt when it happened; null if none
      */
@@ -60,10 +60,10 @@ public interface DecisionLog extends AutoCloseable {
 
     /**
      * Accepts a record for writing; in REQUIRED mode throws {@link DecisionLogUnavailableException} when it cannot
-     * queue it, and the returned receipt tells whether it was written. {@code retainedBytes} is about how much heap
-     * the record keeps until it is written: the buffer is bounded by it.
+     * queue it, and the returned receipt tells whether it was written. The buffer is bounded by the records'
+     * {@link DecisionRecord#retainedBytes}.
      */
-    Receipt append(DecisionRecord record, long retainedBytes);
+    Receipt append(DecisionRecord record);
 
     /** Records not taken so far because the buffer was full. */
     long dropped();
@@ -81,7 +81,7 @@ public interface DecisionLog extends AutoCloseable {
 
     DecisionLog OFF = new DecisionLog() {
         @Override
-        public Receipt append(DecisionRecord record, long retainedBytes) {
+        public Receipt append(DecisionRecord record) {
             return NOT_AWAITED;
         }
 

@@ -87,12 +87,6 @@ public final class FileDecisionLog extends QueuedDecisionLog {
         start();
     }
 
-    /** One record as a JSON line, as the file holds it. */
-    static void writeLine(DecisionRecord record, OutputStream sink) throws IOException {
-        DecisionRecordJson.write(record, sink);
-        sink.write('\n');
-    }
-
     @Override
     protected String describe() {
         return file.toString();

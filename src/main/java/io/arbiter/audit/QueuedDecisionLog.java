@@ -3,12 +3,10 @@ package io.arbiter.audit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * What every decision-log sink shares: one background thread takes records from a bounded queue, encodes each on
- * its own (a record that cannot be encoded fails alone) and hands the encoded batch to the sink, which only writes
- * bytes ({@link #write}). The queue is bounded by count and by the heap its records keep (a large dependency
- * decision keeps about 13 MB until written). A slow or unreachable sink fills the queue; then records are dropped
+ * What every decision-log sink shares: one background thread takes records, already encoded by {@link Audit}, from
+ * a bounded queue and hands them in batches to the sink, which only writes bytes ({@link #write}). The queue is
+ * bounded by count and by its records' bytes. A slow or unreachable sink fills the queue; then records are dropped
  * and counted (BEST_EFFORT) or decisions are refused (REQUIRED). In REQUIRED mode a decision is answered only once
  * the sink has settled its record as written; the decision whose record failed is refused, no other. Counters,
  * health and the server-log reports are the same for every sink.
@@ -52,8 +49,6 @@ public abstract class QueuedDecisionLog implements DecisionLog {
      */
     private static final long WRITE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final int MAX_BATCH = 512;
-    /** A buffer grown beyond this by a large record is given back rather than kept. */
-    private static final int KEPT_BUFFER_BYTES = 1024 * 1024;
     /** A sink that keeps failing is reported at most this often in the server log (every failure is counted). */
     private static final long IO_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -75,7 +70,6 @@ public abstract class QueuedDecisionLog implements DecisionLog {
     private volatile boolean unwritable;
 
     // The writer thread's own.
-    private ByteArrayOutputStream encoding = new ByteArrayOutputStream(16 * 1024);
     private String lastIoReport;
     private long lastIoReportNanos;
 
@@ -163,7 +157,8 @@ public abstract class QueuedDecisionLog implements DecisionLog {
     protected abstract String describe();
 
     @Override
-    public Receipt append(DecisionRecord record, long retainedBytes) {
+    public Receipt append(DecisionRecord record) {
+        long retainedBytes = record.retainedBytes();
         if (mode == Mode.REQUIRED) {
             if (closed || writerStopped) {
                 throw new DecisionLogUnavailableException("the decision log is required and its writer has stopped");
@@ -336,40 +331,10 @@ public abstract class QueuedDecisionLog implements DecisionLog {
         }
     }
 
-    /** The record's JSON in {@link Entry#json}; false (the record failed and is reported) when it cannot be encoded. */
+    /** The record's JSON in {@link Entry#json}: encoded by {@link Audit} with its decision, so never refused here. */
     private boolean encode(Entry entry) {
-        if (encoding.size() > KEPT_BUFFER_BYTES) {
-            encoding = new ByteArrayOutputStream(16 * 1024);
-        }
-        encoding.reset();
-        try {
-            DecisionRecordJson.write(entry.record, encoding);
-            entry.json = encoding.toByteArray();
-            return true;
-        } catch (Throwable e) {
-            // Whatever the record holds, it fails alone: the next record is written.
-            String reason = "the record of decision " + entry.decisionId() + " cannot be written: " + unencodable(e);
-            error(reason);
-            settleFailed(entry, reason);
-            log.error("decision log {}: {}; it is left out ({})", describe(), reason, e.toString());
-            encoding.reset();
-            return false;
-        }
-    }
-
-    private static String unencodable(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT).contains("surrogate")) {
-                return "a string in it is not valid Unicode (an unpaired surrogate)";
-            }
-        }
-        if (e instanceof StackOverflowError) {
-            return "it is nested too deeply";
-        }
-        if (e instanceof OutOfMemoryError) {
-            return "it does not fit in the heap";
-        }
-        return "it cannot be written as JSON";
+        entry.json = entry.record.json();
+        return true;
     }
 
     /** The sink has the record: counted, and its decision (if one waits) answered. */
@@ -433,7 +398,6 @@ public abstract class QueuedDecisionLog implements DecisionLog {
                 settleFailed(entry, reason);
             }
         }
-        encoding.reset();
         recover();
     }
 

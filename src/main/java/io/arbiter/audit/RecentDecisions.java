@@ -5,22 +5,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The most recent decisions by id, bounded by count and by the heap their records keep (estimated, see
- * {@link Audit#retainedBytes}): the oldest is forgotten first. The newest decision is always kept, however large.
- * A count alone did not bound memory: a large dependency decision keeps about 13 MB, so a thousand of them would
- * not fit the deployed 768 MB heap.
+ * The most recent decisions by id, bounded by count and by the heap their records keep
+ * ({@link DecisionRecord#retainedBytes}): the oldest is forgotten first. The newest decision is always kept, however large.
+ * A count alone does not bound memory: a large dependency decision's record is megabytes.
  */
 public final class RecentDecisions {
 
-    /** Default heap budget: a thousand typical implementation decisions take about 20 MB of it. */
+    /** Default heap budget: a thousand typical implementation decisions take a few MB of it. */
     public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
-
-    private record Entry(DecisionRecord record, long retainedBytes) {
-    }
 
     private final int capacity;
     private final long maxBytes;
-    private final LinkedHashMap<String, Entry> byId;
+    private final LinkedHashMap<String, DecisionRecord> byId;
     private long retainedBytes;
 
     public RecentDecisions(int capacity) {
@@ -37,9 +33,9 @@ public final class RecentDecisions {
         this.byId = new LinkedHashMap<>(Math.min(capacity, 4_096) * 4 / 3 + 1);
     }
 
-    public synchronized void add(DecisionRecord record, long recordBytes) {
-        Entry previous = byId.put(record.decisionId(), new Entry(record, recordBytes));
-        retainedBytes += recordBytes - (previous == null ? 0 : previous.retainedBytes());
+    public synchronized void add(DecisionRecord record) {
+        DecisionRecord previous = byId.put(record.decisionId(), record);
+        retainedBytes += record.retainedBytes() - (previous == null ? 0 : previous.retainedBytes());
         var eldest = byId.entrySet().iterator();
         while (byId.size() > 1 && (byId.size() > capacity || retainedBytes > maxBytes)) {
             retainedBytes -= eldest.next().getValue().retainedBytes();
@@ -48,7 +44,7 @@ public final class RecentDecisions {
     }
 
     public synchronized Optional<DecisionRecord> find(String decisionId) {
-        return Optional.ofNullable(byId.get(decisionId)).map(Entry::record);
+        return Optional.ofNullable(byId.get(decisionId));
     }
 
     /** How many decisions are kept now. */

@@ -75,7 +75,7 @@ final class ServeCommand implements Callable<Integer> {
     int recentDecisions;
 
     @Option(names = "--audit-memory", paramLabel = "MIB",
-            description = "Heap in MiB that the decision log's buffer and the recent-decision index may each keep, estimated from each decision's request size and firings. Default: 64, or an eighth of the heap when that is less.")
+            description = "Heap in MiB that the decision log's buffer and the recent-decision index may each keep (the records' encoded bytes). Default: 64, or an eighth of the heap when that is less.")
     Integer auditMemoryMib;
 
     @Option(names = "--watch", description = "Reload when the policy file (e.g. a ConfigMap mount), a rule file, a decision table or the catalog changes. A change that fails to load is rejected and the previous policy and rules keep serving (see /readyz).")

@@ -204,10 +204,19 @@ public final class Decisions {
      * the type's rules decide. The response carries the type's result plus any {@code warnings}.
      */
     public ObjectNode decide(String targetName, byte[] body, String contentType) {
+        return decideEncoded(targetName, body, contentType).response();
+    }
+
+    /** A decision's response and its JSON, encoded once: the bytes that are answered are the bytes that are logged. */
+    public record Decided(ObjectNode response, byte[] json) {
+    }
+
+    /** {@link #decide}, with the response encoded as the decision log recorded it. */
+    public Decided decideEncoded(String targetName, byte[] body, String contentType) {
         return DecisionDeadline.after(decisionDeadline).within(() -> decideWithin(targetName, body, contentType));
     }
 
-    private ObjectNode decideWithin(String targetName, byte[] body, String contentType) {
+    private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
         PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
                 new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
@@ -237,8 +246,17 @@ public final class Decisions {
                     ? (ArrayNode) response.get("warnings") : response.putArray("warnings");
             call.warnings().forEach(warnings::add);
         }
-        audit.record(targetName, body, request.tree(), response, System.nanoTime() - started);
-        return response;
+        byte[] json = encode(response);
+        audit.record(targetName, body, request.tree(), response, json, System.nanoTime() - started);
+        return new Decided(response, json);
+    }
+
+    private static byte[] encode(ObjectNode response) {
+        try {
+            return Documents.jsonMapper().writeValueAsBytes(response);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a decision", e);
+        }
     }
 
     /** A type's refusal with each problem given the line and column of its path in the request, where it has none. */

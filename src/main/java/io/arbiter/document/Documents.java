@@ -32,6 +32,11 @@ import java.util.regex.Pattern;
 /**
  * Parses JSON and YAML documents from untrusted input into trees with source locations. Limits: nesting depth,
  * one document per input, and no YAML aliases (an alias bomb is refused, not expanded).
+ *
+ * <p>A document is read once, plainly: the same checks, but no paths and no locations, which cost ten times the
+ * parse itself on a large request. Only when something must be reported is it read again, locating: a refused
+ * document is read again to say where it went wrong, and {@link LocatedDocument#locations} reads it again the first
+ * time a problem in an accepted document is located.
  */
 public final class Documents {
 
@@ -106,10 +111,23 @@ public final class Documents {
             throw refused(format, new Problem(pathAt(factory, body, invalid),
                     describeByte(body, invalid), Utf8.locationOfByte(body, invalid)));
         }
+        JsonNode tree;
         try (JsonParser parser = factory.createParser(body)) {
-            TreeBuilder builder = new TreeBuilder(parser);
+            tree = new TreeBuilder(parser, false).document();
+        } catch (IOException | RuntimeException e) {
+            // Refused: the located reading refuses it the same way, and says where.
+            return located(factory, body, format);
+        }
+        return new LocatedDocument(tree, Locations.lazily(() -> located(factory, body, format).locations()), format);
+    }
+
+    /** Reads the document again, recording where each path starts; a refusal names the path, line and column. */
+    private static LocatedDocument located(JsonFactory factory, byte[] body, LocatedDocument.Format format) {
+        try (JsonParser parser = factory.createParser(body)) {
+            TreeBuilder builder = new TreeBuilder(parser, true);
             try {
-                return builder.document();
+                JsonNode tree = builder.document();
+                return new LocatedDocument(tree, new Locations(builder.locations), format);
             } catch (JsonProcessingException | RuntimeException e) {
                 throw unreadable(factory, body, format, builder, e);
             }
@@ -176,7 +194,7 @@ public final class Documents {
      */
     private static String pathAt(JsonFactory factory, byte[] body, int offset) {
         try (JsonParser parser = factory.createParser(body, 0, offset)) {
-            TreeBuilder builder = new TreeBuilder(parser);
+            TreeBuilder builder = new TreeBuilder(parser, true);
             try {
                 builder.document();
                 return builder.lastValue;
@@ -195,11 +213,13 @@ public final class Documents {
     }
 
     /**
-     * Builds a tree token by token, recording where each path starts and refusing what we do not accept. {@code path}
-     * is always the path being read, so that a parser error can name it.
+     * Builds a tree token by token, refusing what we do not accept. When {@code locating}, it records where each
+     * path starts, and {@code path} is always the path being read, so that a parser error can name it; otherwise
+     * paths are not built ({@code at} is null) and a refusal names none.
      */
     private static final class TreeBuilder {
         private final JsonParser parser;
+        private final boolean locating;
         private final Map<String, Locations.Location> locations = new HashMap<>();
         private String path = "$";
         private String lastValue = "$";
@@ -207,8 +227,9 @@ public final class Documents {
         private boolean awaitingKey;
         private String completedKey;
 
-        TreeBuilder(JsonParser parser) {
+        TreeBuilder(JsonParser parser, boolean locating) {
             this.parser = parser;
+            this.locating = locating;
         }
 
         /**
@@ -224,7 +245,7 @@ public final class Documents {
             return path;
         }
 
-        LocatedDocument document() throws IOException {
+        JsonNode document() throws IOException {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw new DocumentException("the document is empty", Problem.at("$", "empty document"));
@@ -234,17 +255,17 @@ public final class Documents {
             if (parser.nextToken() != null) {
                 throw failure("expected exactly one document", "$", parser);
             }
-            LocatedDocument.Format format = parser instanceof YAMLParser ? LocatedDocument.Format.YAML
-                    : LocatedDocument.Format.JSON;
-            return new LocatedDocument(tree, new Locations(locations), format);
+            return tree;
         }
 
         /** The value at {@code at}, whose containers are {@code level} deep (the root is level 1). */
         private JsonNode value(String at, int level) throws IOException {
-            path = at;
-            lastValue = at;
-            JsonLocation location = parser.currentTokenLocation();
-            locations.putIfAbsent(at, new Locations.Location(location.getLineNr(), location.getColumnNr()));
+            if (locating) {
+                path = at;
+                lastValue = at;
+                JsonLocation location = parser.currentTokenLocation();
+                locations.putIfAbsent(at, new Locations.Location(location.getLineNr(), location.getColumnNr()));
+            }
             if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
                 throw failure("YAML aliases are not accepted (alias *" + parser.getText() + ")", at, parser);
             }
@@ -309,13 +330,15 @@ public final class Documents {
                 if (Utf8.hasUnpairedSurrogate(name)) {
                     throw failure("an object key is not valid Unicode: it has an unpaired UTF-16 surrogate", at, parser);
                 }
-                String child = PathType.JSON_PATH.append(at, name);
+                String child = locating ? PathType.JSON_PATH.append(at, name) : null;
                 if (node.has(name)) {
                     throw failure("duplicate key '" + name + "'", child, parser);
                 }
-                JsonLocation location = parser.currentTokenLocation();
-                locations.put(child, new Locations.Location(location.getLineNr(), location.getColumnNr()));
-                path = child;
+                if (locating) {
+                    JsonLocation location = parser.currentTokenLocation();
+                    locations.put(child, new Locations.Location(location.getLineNr(), location.getColumnNr()));
+                    path = child;
+                }
                 parser.nextToken();
                 node.set(name, value(child, level + 1));
                 path = at;
@@ -335,12 +358,13 @@ public final class Documents {
             ArrayNode node = JsonNodeFactory.instance.arrayNode();
             int index = 0;
             while (true) {
-                path = PathType.JSON_PATH.append(at, index);
+                String element = locating ? PathType.JSON_PATH.append(at, index++) : null;
+                path = element;
                 if (parser.nextToken() == JsonToken.END_ARRAY) {
                     path = at;
                     return node;
                 }
-                node.add(value(PathType.JSON_PATH.append(at, index++), level + 1));
+                node.add(value(element, level + 1));
             }
         }
     }

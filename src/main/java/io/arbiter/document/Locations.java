@@ -1,28 +1,50 @@
 package io.arbiter.document;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
-/** Where each JSON path of a parsed document starts in its source text. */
+/**
+ * Where each JSON path of a parsed document starts in its source text. Found lazily: a document is read without
+ * them, and read again, locating, the first time a location is asked for (only to report a problem).
+ */
 public final class Locations {
 
     public record Location(int line, int column) {
     }
 
-    private final Map<String, Location> byPath;
+    private Supplier<Locations> source;
+    private Map<String, Location> byPath;
 
     Locations(Map<String, Location> byPath) {
         this.byPath = Map.copyOf(byPath);
+    }
+
+    private Locations(Supplier<Locations> source) {
+        this.source = source;
+    }
+
+    /** Locations found by {@code source} when first asked for. */
+    static Locations lazily(Supplier<Locations> source) {
+        return new Locations(source);
     }
 
     public static Locations none() {
         return new Locations(Map.of());
     }
 
+    private synchronized Map<String, Location> byPath() {
+        if (byPath == null) {
+            byPath = source.get().byPath();
+            source = null;
+        }
+        return byPath;
+    }
+
     /** The location of {@code path}, or of its closest ancestor that has one. */
     public Location nearest(String path) {
         String current = path;
         while (current != null && !current.isEmpty()) {
-            Location location = byPath.get(current);
+            Location location = byPath().get(current);
             if (location != null) {
                 return location;
             }

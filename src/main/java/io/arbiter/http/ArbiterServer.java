@@ -5,6 +5,8 @@ import io.arbiter.decision.Reloader;
 import io.arbiter.decision.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.Target;
+import io.vertx.core.Context;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -14,24 +16,35 @@ import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** The HTTP service: one route table, thin handlers, one error renderer. */
+/**
+ * The HTTP service: one route table, thin handlers, one error renderer. One server per core, each on its own event
+ * loop, sharing the port and the one {@link Decisions} (so a policy swap is seen by all of them at once).
+ */
 public final class ArbiterServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArbiterServer.class);
 
     private final Vertx vertx;
-    private final HttpServer server;
+    private final List<HttpServer> servers;
+    private final List<Context> eventLoops;
     private final Decisions decisions;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private final long graceMillis;
 
-    private ArbiterServer(Vertx vertx, HttpServer server, Decisions decisions, long graceMillis) {
+    private ArbiterServer(Vertx vertx, List<HttpServer> servers, List<Context> eventLoops, Decisions decisions,
+                          long graceMillis) {
         this.vertx = vertx;
-        this.server = server;
+        this.servers = servers;
+        this.eventLoops = eventLoops;
         this.decisions = decisions;
         this.graceMillis = graceMillis;
     }
@@ -54,12 +67,7 @@ public final class ArbiterServer {
                     }
                     return decisions;
                 })
-                .compose(decisions -> vertx.createHttpServer(httpOptions(options))
-                        .connectionHandler(connection -> RequestHeadGuard.install(connection, options.readTimeout()))
-                        .invalidRequestHandler(ConnectionGuards::invalidRequest)
-                        .requestHandler(router(vertx, decisions, options))
-                        .listen(options.port(), options.host())
-                        .map(server -> new ArbiterServer(vertx, server, decisions, options.shutdownGrace().toMillis())))
+                .compose(decisions -> listen(vertx, decisions, options))
                 .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms)", options.host(),
                         server.port(), (System.nanoTime() - started) / 1_000_000))
                 .recover(failure -> {
@@ -68,6 +76,40 @@ public final class ArbiterServer {
                     vertx.close();
                     return Future.failedFuture(failure);
                 });
+    }
+
+    /**
+     * Deploys one server per core, each on its own event loop, all on one port (Vert.x shares it among them and
+     * spreads the connections). Port 0 is resolved to a free port first: servers listening on port 0 would each get
+     * a port of their own.
+     */
+    private static Future<ArbiterServer> listen(Vertx vertx, Decisions decisions, ServerOptions options) {
+        List<HttpServer> servers = new CopyOnWriteArrayList<>();
+        List<Context> contexts = new CopyOnWriteArrayList<>();
+        int instances = Runtime.getRuntime().availableProcessors();
+        int port;
+        try {
+            port = options.port() != 0 ? options.port() : freePort(options.host());
+        } catch (IOException e) {
+            return Future.failedFuture(e);
+        }
+        return vertx.deployVerticle(() -> context -> {
+                    contexts.add(context);
+                    return vertx.createHttpServer(httpOptions(options))
+                            .connectionHandler(connection -> RequestHeadGuard.install(connection, options.readTimeout()))
+                            .invalidRequestHandler(ConnectionGuards::invalidRequest)
+                            .requestHandler(router(vertx, decisions, options))
+                            .listen(port, options.host())
+                            .onSuccess(servers::add);
+                }, new DeploymentOptions().setInstances(instances))
+                .map(ignored -> new ArbiterServer(vertx, List.copyOf(servers), List.copyOf(contexts), decisions,
+                        options.shutdownGrace().toMillis()));
+    }
+
+    private static int freePort(String host) throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
+            return socket.getLocalPort();
+        }
     }
 
     private static HttpServerOptions httpOptions(ServerOptions options) {
@@ -133,18 +175,23 @@ public final class ArbiterServer {
     }
 
     public int port() {
-        return server.actualPort();
+        return servers.get(0).actualPort();
     }
 
     public Decisions decisions() {
         return decisions;
     }
 
+    /** The event-loop contexts the servers run on, one per server (for tests and diagnostics). */
+    public List<Context> eventLoops() {
+        return eventLoops;
+    }
+
     /** Stops accepting requests, lets in-flight ones finish (up to the grace period), then closes Vert.x. Blocks. */
     public void stop() {
         try {
-            server.shutdown(graceMillis, TimeUnit.MILLISECONDS).toCompletionStage().toCompletableFuture()
-                    .get(graceMillis + 5_000, TimeUnit.MILLISECONDS);
+            Future.all(servers.stream().map(server -> server.shutdown(graceMillis, TimeUnit.MILLISECONDS)).toList())
+                    .toCompletionStage().toCompletableFuture().get(graceMillis + 5_000, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             LOG.warn("HTTP server did not shut down cleanly: {}", e.toString());
         } finally {

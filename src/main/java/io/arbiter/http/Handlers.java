@@ -10,6 +10,7 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policytype.PolicyTypeView;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.LinkedHashMap;
@@ -18,7 +19,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-/** Route handlers: each reads the request, calls one {@link Decisions} method off the event loop, renders. */
+/**
+ * Route handlers: each reads the request, calls one {@link Decisions} method off the event loop, renders. A decision
+ * is decided and encoded on a worker thread; the event loop only sends its bytes.
+ */
 final class Handlers {
 
     private final Vertx vertx;
@@ -34,13 +38,13 @@ final class Handlers {
         return ctx -> {
             byte[] body = body(ctx);
             String contentType = ctx.request().getHeader("Content-Type");
-            respond(ctx, 200, () -> decisions.decide(target, body, contentType));
+            respond(ctx, () -> Buffer.buffer(decisions.decideEncoded(target, body, contentType).json()));
         };
     }
 
     void getDecision(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        decisions.recentDecision(id).ifPresentOrElse(record -> Responses.json(ctx, 200, record),
+        decisions.recentDecision(id).ifPresentOrElse(record -> Responses.json(ctx, 200, Buffer.buffer(record.json())),
                 () -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
                         "no recent decision with id '" + id + "' (the index keeps the most recent decisions only)")));
     }
@@ -140,8 +144,8 @@ final class Handlers {
         byte[] body = body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
         String as = ctx.request().getParam("as");
-        respond(ctx, 200, () -> validation(PolicyLint.lint(body, contentType, role(as), decisions.snapshot(),
-                decisions.registry(), decisions.decisionDeadline())));
+        respond(ctx, () -> Responses.encode(validation(PolicyLint.lint(body, contentType, role(as), decisions.snapshot(),
+                decisions.registry(), decisions.decisionDeadline()))));
     }
 
     /**
@@ -225,10 +229,11 @@ final class Handlers {
         return answer;
     }
 
-    private void respond(RoutingContext ctx, int status, Callable<Object> work) {
+    /** Runs {@code work} (deciding and encoding) on a worker thread; the event loop sends the bytes, or the error. */
+    private void respond(RoutingContext ctx, Callable<Buffer> work) {
         vertx.executeBlocking(work, false).onComplete(result -> {
             if (result.succeeded()) {
-                Responses.json(ctx, status, result.result());
+                Responses.json(ctx, 200, result.result());
             } else {
                 Responses.fail(ctx, result.cause());
             }

@@ -128,7 +128,7 @@ final class RequestHeadGuard {
             return;
         }
         ApiError error = new ApiError(408, "INVALID_REQUEST", "the request headers were not received within " + timeoutText);
-        byte[] body = JsonBodies.write(error.body()).getBytes();
+        byte[] body = Responses.encode(error.body()).getBytes();
         DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 HttpResponseStatus.REQUEST_TIMEOUT, Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")

@@ -21,7 +21,21 @@ final class Responses {
     }
 
     static void json(RoutingContext ctx, int status, Object body) {
-        write(ctx, status, "application/json", JsonBodies.write(body));
+        json(ctx, status, encode(body));
+    }
+
+    /** A body already encoded as JSON. */
+    static void json(RoutingContext ctx, int status, Buffer body) {
+        write(ctx, status, "application/json", body);
+    }
+
+    /** {@code body} as compact JSON (UTF-8). */
+    static Buffer encode(Object body) {
+        try {
+            return Buffer.buffer(Documents.jsonMapper().writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render response", e);
+        }
     }
 
     static void yaml(RoutingContext ctx, int status, Object body) {
@@ -43,7 +57,7 @@ final class Responses {
     /** An error written where there is no routing context: the server answers a request it could not decode. */
     static void fail(io.vertx.core.http.HttpServerResponse response, ApiError error) {
         if (!response.ended() && !response.closed()) {
-            response.setStatusCode(error.status()).putHeader("Content-Type", "application/json").end(JsonBodies.write(error.body()));
+            response.setStatusCode(error.status()).putHeader("Content-Type", "application/json").end(encode(error.body()));
         }
     }
 

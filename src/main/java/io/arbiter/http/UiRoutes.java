@@ -43,7 +43,7 @@ final class UiRoutes {
         this.vertx = vertx;
         this.decisions = decisions;
         this.options = options;
-        this.openApi = JsonBodies.write(OpenApi.document(decisions.registry()));
+        this.openApi = Responses.encode(OpenApi.document(decisions.registry()));
     }
 
     static void register(Router router, Vertx vertx, Decisions decisions, ServerOptions options) {

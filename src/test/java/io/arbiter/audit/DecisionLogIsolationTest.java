@@ -1,18 +1,11 @@
 package io.arbiter.audit;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.POJONode;
 import io.arbiter.document.Documents;
-import io.arbiter.engine.RecordedFirings;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,11 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One record cannot poison the decision log: a record the writer cannot serialise fails alone, is counted and
- * reported with its decision id, and the records after it are written. The records are built in-process, past the
- * HTTP edge (which refuses such text in requests), since the log must hold whatever reaches it. The poison is the
- * one found in the wild: a lone UTF-16 surrogate in a request string becomes part of a fact's id, and a recorded
- * fact id is escaped by an encoder that refuses it.
+ * One record cannot poison the decision log. Records are encoded by {@link Audit} on the deciding thread, so the
+ * log's writer only moves bytes: a decision whose record cannot be encoded fails alone, before the log sees it, and
+ * the decisions after it are logged. The records are built in-process, past the HTTP edge (which refuses such text
+ * in requests), since the audit must take whatever reaches it. The poison found in the wild: a lone UTF-16
+ * surrogate in a request string becomes part of a fact's id.
  */
 class DecisionLogIsolationTest {
 
@@ -41,36 +34,16 @@ class DecisionLogIsolationTest {
     @TempDir
     Path temp;
 
-    private ListAppender<ILoggingEvent> logged;
-
-    @BeforeEach
-    void captureLog() {
-        logged = new ListAppender<>();
-        logged.start();
-        ((Logger) LoggerFactory.getLogger(FileDecisionLog.class)).addAppender(logged);
+    private static ObjectNode result(String id) {
+        return Documents.jsonMapper().createObjectNode().put("decisionId", id).put("outcome", "SELECTED");
     }
 
-    @AfterEach
-    void releaseLog() {
-        ((Logger) LoggerFactory.getLogger(FileDecisionLog.class)).detachAppender(logged);
+    private static void record(Audit audit, String id, JsonNode request, ObjectNode result) throws IOException {
+        audit.record("implementation", new byte[0], request, result, Documents.jsonMapper().writeValueAsBytes(result), 1_000);
     }
 
-    private static DecisionRecord record(String id, JsonNode request) {
-        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request, null, "rules-1", "catalog-1", "store-1",
-                "SELECTED", Documents.jsonMapper().createObjectNode().put("decisionId", id), 1);
-    }
-
-    private static DecisionRecord good(String id) {
-        return record(id, Documents.jsonMapper().createObjectNode().put("cluster", "c-" + id));
-    }
-
-    private static DecisionRecord poisoned(String id) {
-        ObjectNode request = Documents.jsonMapper().createObjectNode();
-        request.putArray("clusters").addObject().put("name", LONE_SURROGATE);
-        ObjectNode result = Documents.jsonMapper().createObjectNode().put("decisionId", id);
-        result.set("firedRules", RecordedFirings.matching("cluster " + LONE_SURROGATE));
-        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "rollout", "sha256:ab", request, null, "rules-1", "catalog-1", "store-1",
-                "DECIDED", result, 1);
+    private static void good(Audit audit, String id) throws IOException {
+        record(audit, id, Documents.jsonMapper().createObjectNode().put("cluster", "c-" + id), result(id));
     }
 
     private static List<String> loggedIds(Path file) throws IOException {
@@ -89,96 +62,29 @@ class DecisionLogIsolationTest {
         return ids;
     }
 
-    private boolean reported(String decisionId) {
-        return logged.list.stream().anyMatch(event -> event.getFormattedMessage().contains(decisionId));
-    }
-
     @Test
-    void anUnserialisableRecordIsCountedAndReportedAndTheNextHundredAreWritten() throws Exception {
+    void aLoneSurrogateIsWrittenEscapedAndTheNextHundredAreWritten() throws Exception {
         Path file = temp.resolve("decisions.log");
         FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 1_000, DecisionLog.Mode.BEST_EFFORT);
+        Audit audit = new Audit(log, new RecentDecisions(1_000), new Metrics(), false);
+        ObjectNode request = Documents.jsonMapper().createObjectNode();
+        request.putArray("clusters").addObject().put("name", LONE_SURROGATE);
+        ObjectNode poisoned = result("poisoned-1");
+        poisoned.putArray("firedRules").addObject().put("rule", "p.r").putArray("facts").add("cluster " + LONE_SURROGATE);
 
-        log.append(poisoned("poisoned-1"), 1_000);
-        goodIds(100).forEach(id -> log.append(good(id), 1_000));
-        log.close();
-
-        assertEquals(1, log.failed());
-        assertEquals(100, log.written());
-        assertEquals(0, log.dropped());
-        assertEquals(goodIds(100), loggedIds(file), "every later record, whole, in order");
-        DecisionLog.Health health = log.health();
-        assertTrue(health.lastError().contains("poisoned-1") && health.lastError().contains("not valid Unicode"),
-                health.lastError());
-        assertTrue(health.lastErrorAt() != null && health.writable(), health.toString());
-        assertTrue(reported("poisoned-1"), "the server log names the decision: " + logged.list);
-    }
-
-    @Test
-    void laterPoisonedRecordsKeepFailingAloneWhileTheWriterRuns() throws Exception {
-        Path file = temp.resolve("decisions.log");
-        FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 1_000, DecisionLog.Mode.BEST_EFFORT);
-
-        for (int round = 1; round <= 3; round++) {
-            log.append(poisoned("poisoned-" + round), 1_000);
-            int expected = round * 10;
-            for (int i = 1; i <= 10; i++) {
-                log.append(good("round-" + round + "-" + i), 1_000);
-            }
-            DecisionLogTest.awaitUntil(() -> log.written() == expected, () -> "round written: " + log.health());
+        record(audit, "poisoned-1", request, poisoned);
+        for (String id : goodIds(100)) {
+            good(audit, id);
         }
-
-        assertEquals(3, log.failed());
-        assertEquals(0, log.dropped());
-        assertTrue(log.health().writerAlive());
-        log.close();
-        assertEquals(30, loggedIds(file).size());
-    }
-
-    @Test
-    void inRequiredModeExactlyTheDecisionWhoseRecordFailedIsRefused() throws Exception {
-        Path file = temp.resolve("decisions.log");
-        FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 1_000, DecisionLog.Mode.REQUIRED);
-        Audit audit = new Audit(log, new RecentDecisions(100), new Metrics(), false);
-        ObjectNode result = Documents.jsonMapper().createObjectNode().put("decisionId", "poisoned").put("outcome", "SELECTED");
-
-        // Appended together, so that the writer takes them in one batch.
-        List<DecisionLog.Receipt> before = new ArrayList<>();
-        goodIds(20).forEach(id -> before.add(log.append(good(id), 1_000)));
-        DecisionLog.Receipt poisoned = log.append(poisoned("poisoned"), 1_000);
-        DecisionLog.Receipt after = log.append(good("after"), 1_000);
-
-        before.forEach(DecisionLog.Receipt::awaitWritten);
-        DecisionLogUnavailableException refused = assertThrows(DecisionLogUnavailableException.class, poisoned::awaitWritten);
-        after.awaitWritten();
-        assertTrue(refused.getMessage().contains("poisoned") && refused.getMessage().contains("not valid Unicode"),
-                refused.getMessage());
-
-        // Through the audit: the refused decision is neither indexed nor counted; the next one is answered.
-        assertThrows(DecisionLogUnavailableException.class, () -> audit.record("rollout", new byte[0],
-                poisoned("poisoned-2").request(), poisoned("poisoned-2").result(), 1_000));
-        audit.record("implementation", new byte[0], good("x").request(),
-                result.deepCopy().put("decisionId", "answered"), 1_000);
-        assertFalse(audit.find("poisoned-2").isPresent());
-        assertTrue(audit.find("answered").isPresent());
-        assertTrue(log.health().ready(), "one record's failure leaves the log ready: " + log.health());
         audit.close();
 
-        assertEquals(2, log.failed());
-        List<String> expected = new ArrayList<>(goodIds(20));
-        expected.addAll(List.of("after", "answered"));
-        assertEquals(expected, loggedIds(file));
-    }
-
-    @Test
-    void inRequiredModeADecisionIsAnsweredOnlyOnceItsRecordIsInTheFile() throws Exception {
-        Path file = temp.resolve("decisions.log");
-        FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 1_000, DecisionLog.Mode.REQUIRED);
-
-        for (int i = 1; i <= 20; i++) {
-            log.append(good("d-" + i), 1_000).awaitWritten();
-            assertEquals("d-" + i, loggedIds(file).get(i - 1), "written before the decision is answered");
-        }
-        log.close();
+        assertEquals(0, log.failed());
+        assertEquals(101, log.written());
+        List<String> expected = new ArrayList<>(List.of("poisoned-1"));
+        expected.addAll(goodIds(100));
+        assertEquals(expected, loggedIds(file), "every record, whole, in order");
+        String first = Files.readAllLines(file, StandardCharsets.UTF_8).get(0);
+        assertTrue(first.toLowerCase(java.util.Locale.ROOT).contains("a\\ud800"), "the surrogate is escaped, not dropped: " + first);
     }
 
     /** A value whose serialisation throws an Error, as a bug or an exhausted heap would. */
@@ -189,21 +95,36 @@ class DecisionLogIsolationTest {
     }
 
     @Test
-    void anErrorWhileWritingARecordLeavesTheWriterRunning() throws Exception {
+    void aRecordThatCannotBeEncodedFailsItsDecisionAloneAndNeverReachesTheLog() throws Exception {
         Path file = temp.resolve("decisions.log");
-        FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 1_000, DecisionLog.Mode.BEST_EFFORT);
+        FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 1_000, DecisionLog.Mode.REQUIRED);
+        Audit audit = new Audit(log, new RecentDecisions(1_000), new Metrics(), false);
         ObjectNode request = Documents.jsonMapper().createObjectNode();
         request.set("exploding", new POJONode(new Exploding()));
 
-        log.append(record("exploding", request), 1_000);
-        DecisionLogTest.awaitUntil(() -> log.failed() == 1, () -> "the record fails: " + log.health());
-        goodIds(10).forEach(id -> log.append(good(id), 1_000));
-        DecisionLogTest.awaitUntil(() -> log.written() == 10, () -> "the next records are written: " + log.health());
+        good(audit, "good-1");
+        assertThrows(Throwable.class, () -> record(audit, "exploding", request, result("exploding")));
+        for (String id : goodIds(10).subList(1, 10)) {
+            good(audit, id);
+        }
 
-        assertTrue(log.health().writerAlive());
-        assertTrue(log.health().lastError().contains("exploding"), log.health().lastError());
-        log.close();
+        assertFalse(audit.find("exploding").isPresent(), "not indexed");
+        assertTrue(log.health().ready() && log.health().writerAlive(), log.health().toString());
+        audit.close();
+        assertEquals(0, log.failed());
         assertEquals(goodIds(10), loggedIds(file));
+    }
+
+    @Test
+    void inRequiredModeADecisionIsAnsweredOnlyOnceItsRecordIsInTheFile() throws Exception {
+        Path file = temp.resolve("decisions.log");
+        FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 1_000, DecisionLog.Mode.REQUIRED);
+
+        for (int i = 1; i <= 20; i++) {
+            log.append(DecisionLogTest.sized("d-" + i, 100)).awaitWritten();
+            assertEquals("d-" + i, loggedIds(file).get(i - 1), "written before the decision is answered");
+        }
+        log.close();
     }
 
     @Test
@@ -213,7 +134,7 @@ class DecisionLogIsolationTest {
         Files.createDirectories(temp.resolve("decisions.log.1").resolve("occupied"));
         FileDecisionLog log = new FileDecisionLog(file, 1_000, 1, 1_000, DecisionLog.Mode.BEST_EFFORT);
 
-        goodIds(20).forEach(id -> log.append(good(id), 1_000));
+        goodIds(20).forEach(id -> log.append(DecisionLogTest.sized(id, 100)));
         log.close();
 
         assertEquals(20, log.written());

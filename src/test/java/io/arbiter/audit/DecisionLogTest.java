@@ -101,35 +101,40 @@ class DecisionLogTest {
     }
 
     @Test
-    void aLogLineIsTheRecordWithFiredRulesNamedOnce() throws Exception {
+    void aLogLineIsTheEnvelopeAroundTheVeryBytesOfTheResponse() throws Exception {
+        Path file = temp.resolve("decisions.log");
+        Audit audit = new Audit(new FileDecisionLog(file, 1L << 30, 1, 100, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(10), new Metrics(), false);
         JsonNode result = Documents.jsonMapper().readTree("""
                 {"decisionId": "d-1", "outcome": "SELECTED", "selected": {"path": "cap.implementation.x", "revision": "0.1.0"},
-                 "firedRules": [{"rule": "p.A rule", "name": "A rule", "package": "p", "order": 1, "facts": ["f1", "f2"]},
-                                {"rule": "p.B \\"quoted\\" rule", "name": "B \\"quoted\\" rule", "package": "p", "order": 2, "facts": []}]}
+                 "policyRevision": "policy-1", "rulesRevision": "rules-1", "catalogRevision": "catalog-1",
+                 "typeInstancesRevision": "store-1",
+                 "firedRules": [{"rule": "p.A rule", "order": 1, "facts": ["f1", "f2"]}]}
                 """);
         JsonNode request = Documents.jsonMapper().readTree("{\"interface\": {\"path\": \"cap.interface.x\", \"revision\": \"é\"}}");
-        DecisionRecord record = new DecisionRecord("d-1", "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request,
-                null, "rules-1", "catalog-1", "store-1", "SELECTED", result, 42);
-        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        byte[] response = Documents.jsonMapper().writeValueAsBytes(result);
 
-        FileDecisionLog.writeLine(record, sink);
+        audit.record("implementation", "{}".getBytes(StandardCharsets.UTF_8), request, result, response, 42_000);
+        audit.close();
 
-        String line = sink.toString(StandardCharsets.UTF_8);
-        assertTrue(line.endsWith("}\n") && line.indexOf('\n') == line.length() - 1, "one line: " + line);
+        byte[] line = Files.readAllBytes(file);
+        String text = new String(line, StandardCharsets.UTF_8);
+        assertTrue(text.endsWith("}\n") && text.indexOf('\n') == text.length() - 1, "one line: " + text);
+        String responseText = new String(response, StandardCharsets.UTF_8);
+        assertTrue(text.endsWith(",\"result\":" + responseText + "}\n"), "the response's own bytes: " + text);
         JsonNode written = Documents.jsonMapper().readTree(line);
         assertEquals(List.of("decisionId", "timestamp", "endpoint", "requestDigest", "request", "policyRevision",
-                "rulesRevision", "catalogRevision", "typeInstancesRevision", "outcome", "result", "durationMicros"),
+                "rulesRevision", "catalogRevision", "typeInstancesRevision", "outcome", "durationMicros", "result"),
                 iterable(written.fieldNames()));
+        assertEquals("policy-1", written.get("policyRevision").asText());
         assertEquals("catalog-1", written.get("catalogRevision").asText());
         assertEquals("store-1", written.get("typeInstancesRevision").asText());
-        assertTrue(written.get("policyRevision").isNull());
         assertEquals(request, written.get("request"));
         assertEquals(42, written.get("durationMicros").asLong());
-        assertEquals(result.get("selected"), written.get("result").get("selected"));
-        assertEquals(Documents.jsonMapper().readTree("""
-                [{"rule": "p.A rule", "order": 1, "facts": ["f1", "f2"]}, {"rule": "p.B \\"quoted\\" rule", "order": 2, "facts": []}]
-                """), written.get("result").get("firedRules"));
-        assertTrue(result.get("firedRules").get(0).has("name"), "the decision's own result keeps name and package");
+        assertEquals(result, written.get("result"));
+        DecisionRecord indexed = audit.find("d-1").orElseThrow();
+        assertEquals(text.trim(), new String(indexed.json(), StandardCharsets.UTF_8), "the index keeps the line");
+        assertEquals("policy-1", indexed.policyRevision());
     }
 
     private static List<String> iterable(java.util.Iterator<String> names) {
@@ -169,7 +174,7 @@ class DecisionLogTest {
         Path file = temp.resolve("decisions.log");
         FileDecisionLog log = new FileDecisionLog(file, 2_500, 2, 1_000, DecisionLog.Mode.REQUIRED);
         for (int i = 1; i <= 10; i++) {
-            log.append(largeRecord("d-" + i, 900), 1_000); // two records of about 1.2 KB per file
+            log.append(sized("d-" + i, 1_200)); // two records per file
         }
         log.close();
 
@@ -199,7 +204,7 @@ class DecisionLogTest {
         String maskedText = Files.readString(masked);
         assertTrue(!maskedText.contains("s3cret"), maskedText);
         assertTrue(maskedText.contains("\"value\":\"***\""), maskedText);
-        assertTrue(!maskedAudit.find(id).orElseThrow().toString().contains("s3cret"));
+        assertTrue(!new String(maskedAudit.find(id).orElseThrow().json(), StandardCharsets.UTF_8).contains("s3cret"));
         assertTrue(Files.readString(clear).contains("s3cret"));
         JsonNode maskedFirings = Documents.jsonMapper().readTree(maskedText).path("result").path("firedRules");
         JsonNode clearFirings = Documents.jsonMapper().readTree(Files.readString(clear)).path("result").path("firedRules");
@@ -267,17 +272,21 @@ class DecisionLogTest {
         }
     }
 
-    /** A record whose line is {@code lineBytes} long. */
-    private static DecisionRecord largeRecord(String id, int lineBytes) {
-        JsonNode request = Documents.jsonMapper().createObjectNode().put("padding", "x".repeat(lineBytes));
-        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab", request, null, "rules-1", "catalog-1", "store-1",
-                "SELECTED", Documents.jsonMapper().createObjectNode(), 1);
+    /** A record whose line is {@code lineBytes} long (at least about 30). */
+    static DecisionRecord sized(String id, int lineBytes) {
+        String head = "{\"decisionId\":\"" + id + "\",\"padding\":\"";
+        String line = head + "x".repeat(lineBytes - head.length() - 2) + "\"}";
+        return new DecisionRecord(id, "policy-1", line.getBytes(StandardCharsets.UTF_8));
     }
+
+    /** The size of the record that stalls a {@link StalledLog}: larger than the pipe and the log's own buffer. */
+    private static final int STUCK = 512 * 1024;
 
     /**
      * A log whose file is a pipe nobody reads yet: once its first record (larger than the pipe and the log's own
      * buffer) is being written, the writer is stuck and every later record waits in the buffer, as on a stalled disk.
-     * {@code unblock} drains the pipe, so the log can be closed.
+     * {@code unblock} drains the pipe, so the log can be closed. The buffer holds the stuck record and {@code
+     * bufferBytes} more.
      */
     private record StalledLog(FileDecisionLog log, Runnable unblock) {
         static StalledLog open(Path fifo, long bufferBytes, DecisionLog.Mode mode) throws Exception {
@@ -285,22 +294,22 @@ class DecisionLogTest {
                     "mkfifo is not available");
             ExecutorService reader = Executors.newSingleThreadExecutor();
             Future<java.io.InputStream> opened = reader.submit(() -> Files.newInputStream(fifo));
-            FileDecisionLog log = new FileDecisionLog(fifo, 1L << 40, 1, 100, bufferBytes, mode);
+            FileDecisionLog log = new FileDecisionLog(fifo, 1L << 40, 1, 100, STUCK + bufferBytes, mode);
             java.io.InputStream in = opened.get();
-            log.append(largeRecord("stuck", 512 * 1024), 400);
+            log.append(sized("stuck", STUCK));
             return new StalledLog(log, () -> reader.submit(() -> in.transferTo(java.io.OutputStream.nullOutputStream())));
         }
     }
 
     @Test
     void aBufferFullOfLargeRecordsDropsTheNextInBestEffortMode() throws Exception {
-        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 1_000, DecisionLog.Mode.BEST_EFFORT);
+        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 600, DecisionLog.Mode.BEST_EFFORT);
 
-        stalled.log().append(largeRecord("fits", 10), 600);
-        stalled.log().append(largeRecord("over the budget", 10), 1);
+        stalled.log().append(sized("fits", 600));
+        stalled.log().append(sized("over the budget", 100));
 
         assertEquals(1, stalled.log().dropped());
-        assertEquals(1_000, stalled.log().queuedBytes());
+        assertEquals(STUCK + 600, stalled.log().queuedBytes());
         stalled.unblock().run();
         stalled.log().close();
         assertEquals(2, stalled.log().written());
@@ -309,13 +318,13 @@ class DecisionLogTest {
 
     @Test
     void aBufferFullOfLargeRecordsRefusesTheNextInRequiredMode() throws Exception {
-        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 1_000, DecisionLog.Mode.REQUIRED);
+        StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 600, DecisionLog.Mode.REQUIRED);
 
         DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class,
-                () -> stalled.log().append(largeRecord("over the budget", 10), 601));
+                () -> stalled.log().append(sized("over the budget", 601)));
 
         assertTrue(e.getMessage().contains("buffer is full"), e.getMessage());
-        assertEquals(400, stalled.log().queuedBytes(), "the refused record's reservation is given back");
+        assertEquals(STUCK, stalled.log().queuedBytes(), "the refused record's reservation is given back");
         stalled.unblock().run();
         stalled.log().close();
         assertEquals(1, stalled.log().written());
@@ -325,7 +334,7 @@ class DecisionLogTest {
     void aRecordNotWrittenInTimeRefusesItsDecisionAndIsLeftOutInRequiredMode() throws Exception {
         StalledLog stalled = StalledLog.open(temp.resolve("stalled.fifo"), 1_000_000, DecisionLog.Mode.REQUIRED);
 
-        DecisionLog.Receipt late = stalled.log().append(largeRecord("late", 10), 100);
+        DecisionLog.Receipt late = stalled.log().append(sized("late", 100));
         DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class, late::awaitWritten);
 
         assertTrue(e.getMessage().contains("not written within"), e.getMessage());
@@ -344,7 +353,7 @@ class DecisionLogTest {
         Path file = temp.resolve("decisions.log");
         FileDecisionLog log = new FileDecisionLog(file, 1L << 30, 1, 100, 1_000, DecisionLog.Mode.REQUIRED);
 
-        log.append(largeRecord("huge", 10), 50_000);
+        log.append(sized("huge", 50_000));
         log.close();
 
         assertEquals(1, log.written());

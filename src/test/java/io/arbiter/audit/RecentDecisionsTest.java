@@ -1,6 +1,5 @@
 package io.arbiter.audit;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;
@@ -12,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The recent-decision index: bounded by count and by the heap its records keep, oldest forgotten first. */
 class RecentDecisionsTest {
 
-    private static DecisionRecord record(String id) {
-        return new DecisionRecord(id, "2026-11-23T00:00:00Z", "implementation", "sha256:ab",
-                JsonNodeFactory.instance.objectNode(), null, "rules-1", "catalog-1", "store-1", "SELECTED", JsonNodeFactory.instance.objectNode(), 1);
+    /** A record that keeps {@code bytes} bytes. */
+    private static DecisionRecord record(String id, int bytes) {
+        return new DecisionRecord(id, "policy-1", new byte[bytes]);
     }
 
     private static boolean has(RecentDecisions recent, String id) {
@@ -25,9 +24,9 @@ class RecentDecisionsTest {
     void theOldestIsForgottenBeyondTheCount() {
         RecentDecisions recent = new RecentDecisions(2, 1_000);
 
-        recent.add(record("a"), 10);
-        recent.add(record("b"), 10);
-        recent.add(record("c"), 10);
+        recent.add(record("a", 10));
+        recent.add(record("b", 10));
+        recent.add(record("c", 10));
 
         assertEquals(Optional.empty(), recent.find("a"));
         assertTrue(has(recent, "b") && has(recent, "c"));
@@ -37,12 +36,12 @@ class RecentDecisionsTest {
     @Test
     void theOldestAreForgottenBeyondTheHeapBudget() {
         RecentDecisions recent = new RecentDecisions(100, 1_000);
-        recent.add(record("a"), 400);
-        recent.add(record("b"), 400);
-        recent.add(record("c"), 200);
+        recent.add(record("a", 400));
+        recent.add(record("b", 400));
+        recent.add(record("c", 200));
         assertEquals(3, recent.size(), "1,000 bytes: at the budget, not over it");
 
-        recent.add(record("d"), 500);
+        recent.add(record("d", 500));
 
         assertEquals(Optional.empty(), recent.find("a"));
         assertEquals(Optional.empty(), recent.find("b"));
@@ -53,9 +52,9 @@ class RecentDecisionsTest {
     @Test
     void theNewestIsKeptEvenWhenItAloneIsOverTheBudget() {
         RecentDecisions recent = new RecentDecisions(100, 1_000);
-        recent.add(record("small"), 100);
+        recent.add(record("small", 100));
 
-        recent.add(record("huge"), 5_000);
+        recent.add(record("huge", 5_000));
 
         assertTrue(has(recent, "huge"));
         assertEquals(Optional.empty(), recent.find("small"));

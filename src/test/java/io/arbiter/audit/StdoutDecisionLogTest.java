@@ -21,10 +21,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The stdout sink: one whole JSON line per record on a pipe, as a log collector reads it; a closed pipe fails records. */
 class StdoutDecisionLogTest {
 
+    /** A record as Audit encodes it: its JSON line's bytes. */
     private static DecisionRecord record(String id) {
-        return new DecisionRecord(id, "2026-11-24T00:00:00Z", "implementation", "sha256:ab",
-                Documents.jsonMapper().createObjectNode().put("cluster", "c-" + id), "policy-1", "rules-1", "catalog-1",
-                "store-1", "SELECTED", Documents.jsonMapper().createObjectNode().put("decisionId", id), 1);
+        com.fasterxml.jackson.databind.node.ObjectNode line = Documents.jsonMapper().createObjectNode()
+                .put("decisionId", id).put("timestamp", "2026-11-24T00:00:00Z").put("endpoint", "implementation")
+                .put("requestDigest", "sha256:ab");
+        line.putObject("request").put("cluster", "c-" + id);
+        line.put("policyRevision", "policy-1").put("rulesRevision", "rules-1").put("catalogRevision", "catalog-1")
+                .put("typeInstancesRevision", "store-1").put("outcome", "SELECTED").put("durationMicros", 1);
+        line.putObject("result").put("decisionId", id);
+        return new DecisionRecord(id, "policy-1", line.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test
@@ -45,7 +51,7 @@ class StdoutDecisionLogTest {
         collector.start();
 
         for (int i = 1; i <= 50; i++) {
-            log.append(record("s-" + i), 1_000).awaitWritten();
+            log.append(record("s-" + i)).awaitWritten();
         }
         log.close();
         pipe.sink().close();
@@ -67,7 +73,7 @@ class StdoutDecisionLogTest {
         StdoutDecisionLog log = new StdoutDecisionLog(pipe.sink(), "the pipe", 100, 1L << 20, DecisionLog.Mode.REQUIRED);
 
         DecisionLogUnavailableException refused = assertThrows(DecisionLogUnavailableException.class,
-                () -> log.append(record("lost"), 1_000).awaitWritten());
+                () -> log.append(record("lost")).awaitWritten());
 
         assertTrue(refused.getMessage().contains("cannot write to the pipe"), refused.getMessage());
         assertEquals(1, log.failed());

@@ -14,12 +14,10 @@ import io.arbiter.decision.implementation.ImplementationPolicyType;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
-import io.arbiter.http.JsonBodies;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.RuleTestSupport;
-import io.vertx.core.buffer.Buffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -46,9 +44,9 @@ import java.util.concurrent.locks.LockSupport;
  * throughput). The same request through {@link Decisions#decide}: without the firing recorder and without a log
  * file, and with both (a real file log in BEST_EFFORT mode, parameters masked). Every case keeps the service's index of
  * the 1,000 most recent decisions (the service always has it; it is not what the issue measures), so the difference is
- * recording, the firings it keeps and renders, and the log. Each response is also written to a buffer as the HTTP
- * layer does ({@link JsonBodies}): fired rules are written straight from the firings, so leaving that out would leave
- * out part of what recording costs. Run {@code bash bench/audit-cost.sh}: rounds of one fork per case, summarised
+ * recording, the firings it keeps and renders, and the log. Each response is also encoded as the HTTP layer sends
+ * it ({@link Decisions#decideEncoded}: encoded once, the same bytes answered and logged), so that rendering what
+ * recording adds is counted. Run {@code bash bench/audit-cost.sh}: rounds of one fork per case, summarised
  * by {@link AuditCostSummary}.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -150,18 +148,18 @@ public class AuditCostBenchmark {
     }
 
     @Benchmark
-    public Buffer withoutRecordingOrLog() {
-        return JsonBodies.write(unaudited.decide("implementation", request, "application/json"));
+    public byte[] withoutRecordingOrLog() {
+        return unaudited.decideEncoded("implementation", request, "application/json").json();
     }
 
     /** The two costs apart: fired rules recorded and rendered, no log file. */
     @Benchmark
-    public Buffer withRecordingOnly() {
-        return JsonBodies.write(recordedOnly.decide("implementation", request, "application/json"));
+    public byte[] withRecordingOnly() {
+        return recordedOnly.decideEncoded("implementation", request, "application/json").json();
     }
 
     @Benchmark
-    public Buffer withRecordingAndLog() {
-        return JsonBodies.write(audited.decide("implementation", request, "application/json"));
+    public byte[] withRecordingAndLog() {
+        return audited.decideEncoded("implementation", request, "application/json").json();
     }
 }

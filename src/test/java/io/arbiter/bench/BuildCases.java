@@ -14,7 +14,6 @@ import io.arbiter.decision.implementation.ImplementationDecider;
 import io.arbiter.decision.implementation.ImplementationPolicyType;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
-import io.arbiter.http.JsonBodies;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.PolicyType;
@@ -67,11 +66,20 @@ public final class BuildCases {
         }
 
         public int first() {
-            return JsonBodies.write(unaudited.decide("implementation", request, "application/json")).length();
+            return encoded(unaudited.decide("implementation", request, "application/json"));
         }
 
         public int second() {
-            return JsonBodies.write(recorded.decide("implementation", request, "application/json")).length();
+            return encoded(recorded.decide("implementation", request, "application/json"));
+        }
+
+        /** The response as the HTTP layer sends it (written so that it compiles against older builds too). */
+        private static int encoded(JsonNode response) {
+            try {
+                return io.arbiter.document.Documents.jsonMapper().writeValueAsBytes(response).length;
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 

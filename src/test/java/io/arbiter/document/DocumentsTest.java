@@ -41,6 +41,28 @@ class DocumentsTest {
         return problem;
     }
 
+    @Test
+    void anAcceptedJsonDocumentIsLocatedWhenAProblemInItIsReported() {
+        LocatedDocument document = Documents.parseJson(bytes("{\"a\": {\n  \"b\": [1,\n    {\"c\": true}]}}"));
+
+        Problem problem = Problem.at("$.a.b[1].c", "wrong").locatedBy(document.locations());
+
+        assertEquals(3, problem.line(), problem.toString());
+        assertEquals(6, problem.column(), "where its key starts: " + problem);
+        assertEquals(3, Problem.at("$.a.b[1].missing", "absent").locatedBy(document.locations()).line(),
+                "the nearest ancestor that has a location");
+    }
+
+    @Test
+    void anAcceptedYamlDocumentIsLocatedWhenAProblemInItIsReported() {
+        LocatedDocument document = Documents.parseYaml(bytes("a:\n  b:\n    - 1\n    - c: true\n"));
+
+        Problem problem = Problem.at("$.a.b[1].c", "wrong").locatedBy(document.locations());
+
+        assertEquals(4, problem.line(), problem.toString());
+        assertEquals(7, problem.column(), problem.toString());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"{\"a\": \"x\\ud800\"}", "{\"a\": \"\\udc00x\"}", "{\"a\": \"\\ud800\\u0041\"}",
             "{\"a\": \"\\ud800\\ud800\\udc00\"}"})

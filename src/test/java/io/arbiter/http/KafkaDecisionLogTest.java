@@ -103,10 +103,16 @@ class KafkaDecisionLogTest {
         return KafkaSinkSettings.load(file);
     }
 
+    /** A record as Audit encodes it: its JSON line's bytes. */
     private static DecisionRecord record(String id) {
-        return new DecisionRecord(id, Instant.now().toString(), "implementation", "sha256:ab",
-                Documents.jsonMapper().createObjectNode().put("cluster", "c-" + id), "policy-1", "rules-1", "catalog-1",
-                "store-1", "SELECTED", Documents.jsonMapper().createObjectNode().put("decisionId", id), 1);
+        com.fasterxml.jackson.databind.node.ObjectNode line = Documents.jsonMapper().createObjectNode()
+                .put("decisionId", id).put("timestamp", Instant.now().toString()).put("endpoint", "implementation")
+                .put("requestDigest", "sha256:ab");
+        line.putObject("request").put("cluster", "c-" + id);
+        line.put("policyRevision", "policy-1").put("rulesRevision", "rules-1").put("catalogRevision", "catalog-1")
+                .put("typeInstancesRevision", "store-1").put("outcome", "SELECTED").put("durationMicros", 1);
+        line.putObject("result").put("decisionId", id);
+        return new DecisionRecord(id, "policy-1", line.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** The decision ids in the topic, each as often as it is there. */
@@ -142,7 +148,7 @@ class KafkaDecisionLogTest {
             int thread = t;
             done.add(pool.submit(() -> {
                 for (int i = 0; i < perThread; i++) {
-                    log.append(record("d-" + thread + "-" + i), 1_000).awaitWritten();
+                    log.append(record("d-" + thread + "-" + i)).awaitWritten();
                 }
                 return null;
             }));
@@ -172,7 +178,7 @@ class KafkaDecisionLogTest {
         broker.createTopic(topic, 2);
         KafkaDecisionLog log = new KafkaDecisionLog(settings(topic, "arbiter.key=policyRevision"), 100, 1L << 20,
                 DecisionLog.Mode.REQUIRED);
-        log.append(record("p-1"), 1_000).awaitWritten();
+        log.append(record("p-1")).awaitWritten();
         log.close();
 
         assertEquals(List.of(Map.entry("policy-1", broker.read(topic).get(0).getValue())), broker.read(topic));
@@ -286,7 +292,7 @@ class KafkaDecisionLogTest {
         AtomicLong writtenBeforeRestart = new AtomicLong();
         Thread producer = new Thread(() -> {
             while (!stop.get()) {
-                log.append(record("b-" + appended.incrementAndGet()), 1_000);
+                log.append(record("b-" + appended.incrementAndGet()));
                 if (appended.get() % 5 == 0) {
                     try {
                         Thread.sleep(1); // a steady rate rather than a spin: the broker shares two cores
@@ -347,12 +353,12 @@ class KafkaDecisionLogTest {
         KafkaDecisionLog log = new KafkaDecisionLog(settings(topic), 100, 1L << 20, DecisionLog.Mode.REQUIRED);
         List<String> ids = List.of("a-1", "a-2", "a-3", "a-4", "a-5");
         for (String id : ids.subList(0, 3)) {
-            log.append(record(id), 1_000).awaitWritten();
+            log.append(record(id)).awaitWritten();
         }
         Instant between = Instant.now();
         awaitUntil(() -> Instant.now().isAfter(between.plusMillis(5)), 5, () -> "the clock");
         for (String id : ids.subList(3, 5)) {
-            log.append(record(id), 1_000).awaitWritten();
+            log.append(record(id)).awaitWritten();
         }
         log.close();
         // The topic also holds a message that is not a decision record.
