@@ -175,7 +175,7 @@ public final class Decisions {
     }
 
     /** The rules of a live rule base, by its revision: what the {@code rule} of a firing stands for. */
-    public record RuleListing(String revision, String policyType, List<io.arbiter.engine.RuleBaseBuilder.RuleEntry> rules) {
+    public record RuleListing(String revision, String policyType, List<io.arbiter.engine.RuleSources.RuleSource> rules) {
     }
 
     public Optional<RuleListing> rules(String rulesRevision) {

@@ -40,9 +40,12 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
         return new CompiledRuleBase(name, kieBase, pool, phases, revision, ruleNames, files, false);
     }
 
-    /** Every rule of this rule base with its name, package and file: what a firing's {@code rule} stands for. */
-    public List<RuleBaseBuilder.RuleEntry> listing() {
-        return RuleBaseBuilder.listing(files);
+    /**
+     * Every rule of this rule base with its name, package, phase and where it is written (file and line, or table
+     * and row): what a firing's {@code rule} stands for.
+     */
+    public List<RuleSources.RuleSource> listing() {
+        return RuleSources.of(files);
     }
 
     /**

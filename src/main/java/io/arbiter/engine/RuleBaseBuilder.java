@@ -1,6 +1,5 @@
 package io.arbiter.engine;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import org.drools.decisiontable.InputType;
 import org.drools.decisiontable.SpreadsheetCompiler;
 import org.drools.drl.ast.descr.PackageDescr;
@@ -242,30 +241,6 @@ public final class RuleBaseBuilder {
 
     private static String artifactOf(String name) {
         return name.replaceAll("[^A-Za-z0-9_.-]", "-");
-    }
-
-    /** One rule of a rule base: {@code rule} is how firings name it; {@code file} is the DRL file or decision table. */
-    public record RuleEntry(String rule, String name, @JsonProperty("package") String packageName, String file) {
-    }
-
-    /** The rules (not queries) the files declare, in file order, then declaration order. */
-    static List<RuleEntry> listing(List<RuleFile> files) {
-        List<RuleEntry> entries = new ArrayList<>();
-        for (RuleFile file : files) {
-            PackageDescr descr;
-            try {
-                descr = packageOf(file);
-            } catch (DroolsParserException e) {
-                throw new RuleBaseException("cannot list the rules of " + file.name() + ": " + e.getMessage(), e);
-            }
-            if (descr == null) {
-                continue;
-            }
-            descr.getRules().stream().filter(rule -> !(rule instanceof org.drools.drl.ast.descr.QueryDescr))
-                    .forEach(rule -> entries.add(new RuleEntry(descr.getNamespace() + "." + rule.getName(), rule.getName(),
-                            descr.getNamespace(), (file.type() == ResourceType.DTABLE ? "decision-tables/" : "rules/") + file.name())));
-        }
-        return entries;
     }
 
     /** How many rules a decision table compiles to (queries and functions do not count). */

@@ -152,7 +152,7 @@ public final class ArbiterServer {
         router.get("/healthz").handler(handlers::healthz);
         router.get("/readyz").handler(handlers::readyz);
         router.get("/v1/status").handler(handlers::status);
-        UiRoutes.register(router, vertx, decisions, options);
+        UiRoutes.register(router, vertx, decisions);
 
         router.route().failureHandler(ctx -> Responses.fail(ctx, ctx.failure() != null ? ctx.failure()
                 : statusError(ctx.statusCode())));

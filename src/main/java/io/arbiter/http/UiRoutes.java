@@ -1,8 +1,6 @@
 package io.arbiter.http;
 
 import io.arbiter.decision.Decisions;
-import io.arbiter.decision.SnapshotLoader;
-import io.arbiter.engine.RuleSources;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.policytype.PolicyType;
@@ -30,7 +28,6 @@ final class UiRoutes {
 
     private final Vertx vertx;
     private final Decisions decisions;
-    private final ServerOptions options;
     private final AtomicReference<RuleIndex> rules = new AtomicReference<>();
     /** Built with the routes: the registry does not change while the server runs. */
     private final Buffer openApi;
@@ -39,15 +36,14 @@ final class UiRoutes {
     private record RuleIndex(Map<String, String> revisions, Object body) {
     }
 
-    private UiRoutes(Vertx vertx, Decisions decisions, ServerOptions options) {
+    private UiRoutes(Vertx vertx, Decisions decisions) {
         this.vertx = vertx;
         this.decisions = decisions;
-        this.options = options;
         this.openApi = Responses.encode(OpenApi.document(decisions.registry()));
     }
 
-    static void register(Router router, Vertx vertx, Decisions decisions, ServerOptions options) {
-        UiRoutes ui = new UiRoutes(vertx, decisions, options);
+    static void register(Router router, Vertx vertx, Decisions decisions) {
+        UiRoutes ui = new UiRoutes(vertx, decisions);
         router.get("/ui").handler(ctx -> { // Vert.x matches "/ui/" here too: only the bare path is redirected
             if (ctx.request().path().equals("/ui")) {
                 ctx.response().setStatusCode(301).putHeader("Location", "/ui/").end();
@@ -117,8 +113,7 @@ final class UiRoutes {
         set.put("policyType", type.name());
         set.put("rulesRevision", revisions.get(type.name()));
         set.put("phases", type.ruleSet().phases());
-        set.put("rules", RuleSources.of(SnapshotLoader.ruleFiles(type, options.settings().rulesDir(),
-                options.settings().tablesDir())));
+        set.put("rules", decisions.snapshot().ruleBases().get(type.name()).listing());
         return set;
     }
 }

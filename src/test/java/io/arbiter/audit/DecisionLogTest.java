@@ -297,6 +297,9 @@ class DecisionLogTest {
             FileDecisionLog log = new FileDecisionLog(fifo, 1L << 40, 1, 100, STUCK + bufferBytes, mode);
             java.io.InputStream in = opened.get();
             log.append(sized("stuck", STUCK));
+            // Once the record's first byte is in the pipe the writer has taken it from the queue and is stuck writing
+            // it: a record appended from now on waits in the queue behind it, not in the same batch.
+            assertTrue(reader.submit((java.util.concurrent.Callable<Integer>) in::read).get(30, java.util.concurrent.TimeUnit.SECONDS) >= 0, "the pipe closed");
             return new StalledLog(log, () -> reader.submit(() -> in.transferTo(java.io.OutputStream.nullOutputStream())));
         }
     }
