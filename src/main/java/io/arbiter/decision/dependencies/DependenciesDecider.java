@@ -19,7 +19,6 @@ import org.kie.api.runtime.KieSession;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -267,7 +266,7 @@ public final class DependenciesDecider {
     public record Result(List<TemplateState> states, List<ReportedName> names, List<TemplateAction> actions, List<Unmet> unmet,
                          List<PolicyCompliance> policyCompliances, List<SetCompliance> setCompliances,
                          List<SetMessage> setMessages, List<WaitingOn> waiting, List<PolicyWaitingOn> policyWaiting,
-                         List<DependsOn> edges, List<Cycle> cycles) {
+                         List<Cycle> cycles) {
     }
 
     /**
@@ -280,7 +279,7 @@ public final class DependenciesDecider {
                 ofType(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
                 ofType(session, PolicyCompliance.class), ofType(session, SetCompliance.class),
                 ofType(session, SetMessage.class), ofType(session, WaitingOn.class),
-                ofType(session, PolicyWaitingOn.class), ofType(session, DependsOn.class), ofType(session, Cycle.class));
+                ofType(session, PolicyWaitingOn.class), ofType(session, Cycle.class));
     }
 
     /**
@@ -331,7 +330,7 @@ public final class DependenciesDecider {
             fired.add(firing.renumbered(fired.size() + 1));
         }
         return new CompiledRuleBase.Run<>(new Result(states, names, actions, unmet, compliances, report.setCompliances(),
-                report.setMessages(), report.waiting(), report.policyWaiting(), report.edges(), report.cycles()), fired);
+                report.setMessages(), report.waiting(), report.policyWaiting(), report.cycles()), fired);
     }
 
     /** What one partition's gating derived: its results, and what the reporting phases read of it. */
@@ -465,25 +464,10 @@ public final class DependenciesDecider {
         return pending;
     }
 
-    /** Each cycle as the names around the loop, from its smallest policy, following the dependency edges. */
+    /** Each cycle as the names around its loop ({@link DependencyGraph}), from its smallest policy. */
     static List<List<String>> cycles(Result result) {
-        Map<String, Set<String>> edges = new TreeMap<>();
-        result.edges().forEach(e -> edges.computeIfAbsent(e.from().canonical(), k -> new java.util.TreeSet<>()).add(e.to().canonical()));
-        List<List<String>> cycles = new ArrayList<>();
-        result.cycles().stream().sorted(Comparator.comparing(c -> c.first().canonical())).forEach(cycle -> {
-            Set<String> members = new java.util.HashSet<>();
-            cycle.members().forEach(m -> members.add(m.canonical()));
-            List<String> loop = new ArrayList<>();
-            Set<String> seen = new LinkedHashSet<>();
-            String at = cycle.first().canonical();
-            while (at != null && seen.add(at)) {
-                loop.add(at);
-                at = edges.getOrDefault(at, Set.of()).stream()
-                        .filter(next -> members.contains(next) && !seen.contains(next)).findFirst().orElse(null);
-            }
-            cycles.add(loop);
-        });
-        return cycles;
+        return result.cycles().stream().sorted(Comparator.comparing(c -> c.first().canonical()))
+                .map(cycle -> cycle.loop().stream().map(PolicyFact::canonical).toList()).toList();
     }
 
     private static DependencyRef ref(Dependency dependency) {

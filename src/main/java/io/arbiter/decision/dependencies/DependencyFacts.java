@@ -396,17 +396,18 @@ public final class DependencyFacts {
 
     /**
      * Request policies that each reach every other along dependency edges (a strongly connected component of the
-     * graph), named by the smallest canonical name among them, {@code first}.
+     * graph), named by the smallest canonical name among them, {@code first}; {@code loop}: the policies around the
+     * loop from it ({@link DependencyGraph}).
      */
-    public record StronglyConnected(PolicyFact first, List<PolicyFact> members) implements Fact {
+    public record StronglyConnected(PolicyFact first, List<PolicyFact> members, List<PolicyFact> loop) implements Fact {
         @Override
         public String factId() {
             return "strongly connected from " + first.canonical() + " (" + members.size() + " policies)";
         }
     }
 
-    /** A dependency cycle, named by its smallest policy; {@code members} are the policies on it. */
-    public record Cycle(PolicyFact first, List<PolicyFact> members) implements Fact {
+    /** A dependency cycle, named by its smallest policy; {@code loop}: the policies around it from that one. */
+    public record Cycle(PolicyFact first, List<PolicyFact> loop) implements Fact {
         @Override
         public String factId() {
             return "cycle at " + first.canonical();

@@ -14,16 +14,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The strongly connected components of the graph of dependency edges between request policies (Tarjan's algorithm,
- * iterative: a chain of thousands of policies must not need a deep stack). Linear in the edges; the rules of
- * 20-reporting.drl decide which components are cycles.
+ * The one place dependency cycles are found: the strongly connected components of the graph of dependency edges
+ * between request policies (Tarjan's algorithm, iterative: a chain of thousands of policies must not need a deep
+ * stack), each with its loop as the contract reports it. Linear in the edges; the rules of 20-reporting.drl decide
+ * which components are cycles.
  */
 public final class DependencyGraph {
 
     private DependencyGraph() {
     }
 
-    /** Every component of the policies the edges touch, each named by its smallest canonical name. */
+    /**
+     * Every component of the policies the edges touch, each named by its smallest canonical name, with its loop: from
+     * that policy, along the edges, each step to the smallest member not yet on the loop, until none is left.
+     */
     public static List<StronglyConnected> stronglyConnected(Collection<?> edges) {
         Map<PolicyFact, List<PolicyFact>> next = new HashMap<>();
         for (Object edge : edges) {
@@ -83,10 +87,21 @@ public final class DependencyGraph {
                         members.add(member);
                     } while (!member.equals(node));
                     members.sort(Comparator.comparing(PolicyFact::canonical).thenComparingInt(PolicyFact::index));
-                    components.add(new StronglyConnected(members.get(0), List.copyOf(members)));
+                    components.add(new StronglyConnected(members.get(0), List.copyOf(members), loop(members, next)));
                 }
             }
         }
         return components;
+    }
+
+    private static List<PolicyFact> loop(List<PolicyFact> members, Map<PolicyFact, List<PolicyFact>> next) {
+        java.util.Set<PolicyFact> left = new java.util.HashSet<>(members);
+        List<PolicyFact> loop = new ArrayList<>();
+        PolicyFact at = members.get(0);
+        while (at != null && left.remove(at)) {
+            loop.add(at);
+            at = next.get(at).stream().filter(left::contains).min(Comparator.comparing(PolicyFact::canonical)).orElse(null);
+        }
+        return List.copyOf(loop);
     }
 }

@@ -509,6 +509,7 @@ class DependenciesRulesTest {
                 .formatted(policyDep.formatted("b"), policyDep.formatted("a"), policyDep.formatted("a")));
         assertFiredTimes(run.firedRules(), EDGE, 3);
         assertFiredTimes(run.firedRules(), CYCLE, 1);
+        assertNotFired(run.firedRules(), SELF_CYCLE);
         assertEquals(List.of(List.of("ns.a", "ns.b")), DependenciesDecider.cycles(run.result()));
         assertFiredTimes(run.firedRules(), WAITS, 3);
         // a and b are waited on (c waits on a); each says once what it waits on
@@ -517,6 +518,25 @@ class DependenciesRulesTest {
         assertEquals(List.of(new DependenciesDecision.PendingPolicy("ns.a", List.of("Policy ns.b")),
                 new DependenciesDecision.PendingPolicy("ns.b", List.of("Policy ns.a"))),
                 DependenciesDecider.pendingPolicies(run.result()));
+    }
+
+    /**
+     * A component's loop goes from its smallest policy to the smallest member not yet on it, and ends where the
+     * policy it reached has no such member: a and b, b and a, a and c, c and a form one component, the loop a, b.
+     */
+    @Test
+    void aCycleIsReportedAsItsLoopFromTheSmallestPolicy() {
+        String policyDep = "{\"apiVersion\": \"policy.open-cluster-management.io/v1\", \"kind\": \"Policy\", \"name\": \"%s\", \"compliance\": \"Compliant\"}";
+        var run = run("""
+                {"policies": [
+                  {"name": "c", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "tc", "kind": "ConfigurationPolicy"}]},
+                  {"name": "b", "namespace": "ns", "dependencies": [%s], "policyTemplates": [{"name": "tb", "kind": "ConfigurationPolicy"}]},
+                  {"name": "a", "namespace": "ns", "dependencies": [%s, %s], "policyTemplates": [{"name": "ta", "kind": "ConfigurationPolicy"}]}]}"""
+                .formatted(policyDep.formatted("a"), policyDep.formatted("a"), policyDep.formatted("c"), policyDep.formatted("b")));
+        assertFiredTimes(run.firedRules(), COMPONENTS, 1);
+        assertFiredTimes(run.firedRules(), CYCLE, 1);
+        assertNotFired(run.firedRules(), SELF_CYCLE);
+        assertEquals(List.of(List.of("ns.a", "ns.b")), DependenciesDecider.cycles(run.result()));
     }
 
     @Test
