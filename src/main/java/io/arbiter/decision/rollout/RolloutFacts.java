@@ -40,13 +40,6 @@ public final class RolloutFacts {
                 .toList();
     }
 
-    /** Two lists of clusters merged by name. */
-    public static List<ClusterState> byRank(List<ClusterState> some, List<ClusterState> others) {
-        List<ClusterState> all = new java.util.ArrayList<>(some);
-        all.addAll(others);
-        return byRank(all);
-    }
-
     /** {@code a + b}, saturating instead of overflowing (a Go duration may be ~292 years). */
     public static long plus(long a, long b) {
         long sum = a + b;
@@ -253,36 +246,6 @@ public final class RolloutFacts {
         @Override
         public String factId() {
             return phase + " walk reaches " + group.factId();
-        }
-    }
-
-    /**
-     * The per-cluster walk (section 3, perCluster) over the records by name: {@code position} is the record rank
-     * to examine next, {@code examined} how many were, {@code rolled} the length of the rollout list.
-     */
-    public record RecordWalk(String phase, int records, int size, int maxFailures, int position, int examined,
-                             int rolled, int failures, boolean breach, boolean stopped, boolean filled) implements Fact {
-        public RecordWalk next(int added, int failed) {
-            return new RecordWalk(phase, records, size, maxFailures, position + 1, examined + 1, rolled + added,
-                    failures + failed, breach, stopped, filled);
-        }
-
-        public RecordWalk breached() {
-            return new RecordWalk(phase, records, size, maxFailures, position, examined, rolled, failures, true, stopped, filled);
-        }
-
-        public RecordWalk stop() {
-            return new RecordWalk(phase, records, size, maxFailures, position, examined, rolled, failures, breach, true, filled);
-        }
-
-        public RecordWalk fill(int added) {
-            return new RecordWalk(phase, records, size, maxFailures, position, examined, rolled + added, failures, breach,
-                    stopped, true);
-        }
-
-        @Override
-        public String factId() {
-            return phase + " record walk at " + position;
         }
     }
 

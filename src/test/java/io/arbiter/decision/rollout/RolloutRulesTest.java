@@ -304,12 +304,29 @@ class RolloutRulesTest {
         List<FiredRule> fired = decision.firedRules();
         assertFired(fired, "Progressive walks the records by name");
         assertNotFired(fired, "All rolls out every record still to roll out");
-        assertFired(fired, "A record that is done is passed over");
-        assertFired(fired, "A record to roll out joins the rollout list");
-        assertFired(fired, "Clusters without a record fill the rollout list by name up to its size");
-        assertFired(fired, "The record walk stops when the rollout list reaches its size");
+        assertFiredTimes(fired, "A record to roll out joins the rollout list", 1);
+        assertFiredTimes(fired, "Clusters without a record fill the rollout list by name up to its size", 1);
+        assertNotFired(fired, "A record past its deadline joins the timeout list");
         assertNotFired(fired, "Failures beyond maxFailures breach the record walk");
-        assertEquals(List.of("b", "c"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+        assertEquals(List.of("b", "c"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList(),
+                "a is done; b joins; c fills the list to its size, d does not");
+    }
+
+    @Test
+    void theRecordWalkStopsBeforeARecordOnceTheListIsFull() {
+        RolloutDecision decision = decide("""
+                strategy: {type: Progressive, progressive: {maxConcurrency: 1, progressDeadline: 1m}}
+                clusters:
+                  - {name: a, status: Progressing, lastTransitionTime: "2026-01-01T00:09:30Z"}
+                  - {name: b, status: Failed, lastTransitionTime: "2026-01-01T00:00:00Z"}
+                """);
+        List<FiredRule> fired = decision.firedRules();
+        assertFiredTimes(fired, "A record to roll out joins the rollout list", 1);
+        assertNotFired(fired, "A record past its deadline joins the timeout list");
+        assertNotFired(fired, "Failures beyond maxFailures breach the record walk");
+        assertNotFired(fired, "Clusters without a record fill the rollout list by name up to its size");
+        assertEquals(List.of("a"), clusters(decision));
+        assertTrue(decision.timedOut().isEmpty(), "b is not examined: the list is full after a");
     }
 
     @Test
@@ -323,7 +340,7 @@ class RolloutRulesTest {
         List<FiredRule> fired = decision.firedRules();
         assertFired(fired, "A record past its deadline joins the timeout list");
         assertFired(fired, "Failures beyond maxFailures breach the record walk");
-        assertFired(fired, "After a breach a record to apply is passed over");
+        assertNotFired(fired, "A record to roll out joins the rollout list"); // b, to apply, is passed over
         assertNotFired(fired, "Clusters without a record fill the rollout list by name up to its size");
         assertTrue(decision.toRollout().isEmpty());
         assertTrue(decision.maxFailureBreach());
