@@ -1,6 +1,7 @@
 package io.arbiter.model;
 
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.Map;
  * @param additionalParameters     {@code spec.additionalInput.parameters}: name to Type
  * @param additionalTypeInstances  {@code spec.additionalInput.typeInstances}: name to Type
  */
+@FactId("implementation {key}")
 public record Implementation(String key, String path, String revision, List<Ref> implementsRefs, List<Ref> attributes,
                              List<RequirementGroup> requirementGroups, List<Requirement> requirements,
                              Map<String, Ref> additionalParameters, Map<String, Ref> additionalTypeInstances)
@@ -43,11 +45,5 @@ public record Implementation(String key, String path, String revision, List<Ref>
     @Override
     public String toString() {
         return key();
-    }
-
-    /** How audit records name it: {@code implementation <path>:<revision>}. */
-    @Override
-    public String factId() {
-        return "implementation " + key;
     }
 }

@@ -1,11 +1,13 @@
 package io.arbiter.model;
 
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 
 /**
  * One item of an Implementation's {@code spec.requires}: the Type it needs, in which group, and the alias
  * under which an injected TypeInstance is made available. Flattened so rules can join on it.
  */
+@FactId("requirement {toString} of {implementationKey}")
 public record Requirement(String implementationKey, String groupPrefix, Quantifier quantifier, int index,
                           Ref typeRef, String alias) implements Fact {
 
@@ -25,11 +27,5 @@ public record Requirement(String implementationKey, String groupPrefix, Quantifi
     @Override
     public String toString() {
         return typeRef + (alias == null ? "" : " (alias " + alias + ")");
-    }
-
-    /** How audit records name it: the Type (and alias) it needs, and whose requirement it is. */
-    @Override
-    public String factId() {
-        return "requirement " + this + " of " + implementationKey;
     }
 }

@@ -1,6 +1,7 @@
 package io.arbiter.decision.backend;
 
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 import io.arbiter.model.Ref;
 
 /**
@@ -16,6 +17,7 @@ public final class BackendFacts {
     public enum MatchLevel { EXACT, PATH, PATTERN_REVISION, PATTERN, BUILTIN }
 
     /** One Type of the request's {@code typeRefs} batch; {@code index} keeps the response in request order. */
+    @FactId("typeRefs[{index}] {typeRef}")
     public record TypeQuery(int index, Ref typeRef) implements Fact {
         public String path() {
             return typeRef.path();
@@ -24,17 +26,13 @@ public final class BackendFacts {
         public String revision() {
             return typeRef.revision();
         }
-
-        @Override
-        public String factId() {
-            return "typeRefs[" + index + "] " + typeRef;
-        }
     }
 
     /**
      * {@code typeInstance.rules[i]} of one policy. A pattern rule ({@code cap.type.aws.*}) covers the paths that
      * start with {@code prefix} ({@code cap.type.aws.}).
      */
+    @FactId("{location}")
     public record BackendRule(String location, String sourceId, Ref typeRef, boolean pattern, String prefix,
                               String backendId, String backendDescription) implements Fact {
         public String path() {
@@ -48,50 +46,30 @@ public final class BackendFacts {
         public int prefixLength() {
             return prefix.length();
         }
-
-        @Override
-        public String factId() {
-            return location;
-        }
     }
 
     /** A rule a higher policy's rule for the same typeRef replaces (policy-syntax 5). */
+    @FactId("{rule.location} replaced by {by.location}")
     public record ReplacedRule(BackendRule rule, BackendRule by) implements Fact {
-        @Override
-        public String factId() {
-            return rule.location() + " replaced by " + by.location();
-        }
     }
 
     /** A rule that takes part in the decision. */
+    @FactId("effective {rule.location}")
     public record EffectiveRule(BackendRule rule) implements Fact {
-        @Override
-        public String factId() {
-            return "effective " + rule.location();
-        }
     }
 
     /** A pattern rule whose prefix covers the Type (and whose revision, if any, is the Type's). */
+    @FactId("{rule.location} covers {query.typeRef}")
     public record PatternCover(TypeQuery query, BackendRule rule) implements Fact {
-        @Override
-        public String factId() {
-            return rule.location() + " covers " + query.typeRef();
-        }
     }
 
     /** A rule that would choose the backend of a Type at a level; the priority table orders the levels. */
+    @FactId("{level} {rule.location} for {query.typeRef}")
     public record LevelCandidate(TypeQuery query, BackendRule rule, MatchLevel level) implements Fact {
-        @Override
-        public String factId() {
-            return level + " " + rule.location() + " for " + query.typeRef();
-        }
     }
 
     /** The backend chosen for a Type ({@code rule} is null for BUILTIN). */
+    @FactId("backend of {query.typeRef} by {level}")
     public record BackendChoice(TypeQuery query, BackendRule rule, MatchLevel level) implements Fact {
-        @Override
-        public String factId() {
-            return "backend of " + query.typeRef() + " by " + level;
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.arbiter.decision.dependencies;
 
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 
 import java.util.List;
 
@@ -143,6 +144,7 @@ public final class DependencyFacts {
      * An extra dependency of a template wants an object that the policy or an earlier extra entry of the template wants
      * in another compliance state. The first of a template's (by {@code position}) names its template error.
      */
+    @FactId("conflict {extra.factId}")
     public record Conflict(Wanted extra) implements Fact {
         public Template template() {
             return extra.template();
@@ -155,27 +157,16 @@ public final class DependencyFacts {
         public String dependencyName() {
             return extra.dependency().name();
         }
-
-        @Override
-        public String factId() {
-            return "conflict " + extra.factId();
-        }
     }
 
     /** Two templates of {@code policies[policyIndex]} have one name: every template of it is a template error. */
+    @FactId("policies[{policyIndex}] repeats a template name")
     public record RepeatedTemplateNames(int policyIndex) implements Fact {
-        @Override
-        public String factId() {
-            return "policies[" + policyIndex + "] repeats a template name";
-        }
     }
 
     /** Two entries of one template want the same object in different compliance states. */
+    @FactId("{template.factId} conflicting on {dependencyName}")
     public record ConflictingCompliance(Template template, String dependencyName) implements Fact {
-        @Override
-        public String factId() {
-            return template.factId() + " conflicting on " + dependencyName;
-        }
     }
 
     /**
@@ -191,14 +182,10 @@ public final class DependencyFacts {
     }
 
     /** A wanted dependency that is met. */
+    @FactId("met {wanted.factId}")
     public record Met(Wanted wanted) implements Fact {
         public Template template() {
             return wanted.template();
-        }
-
-        @Override
-        public String factId() {
-            return "met " + wanted.factId();
         }
     }
 
@@ -259,52 +246,37 @@ public final class DependencyFacts {
      * The name a template is reported under when it is not its own (ocm-dependencies.md section 4.2: a template error
      * is reported as {@code template-<i>}). Templates without one are reported under their own name.
      */
+    @FactId("{template.factId} reported as {name}")
     public record ReportedName(Template template, String name) implements Fact {
-        @Override
-        public String factId() {
-            return template.factId() + " reported as " + name;
-        }
     }
 
     /** What to do with the template's object: APPLY, NONE or DELETE. */
+    @FactId("{template.factId} {action}")
     public record TemplateAction(Template template, String action) implements Fact {
         /** By template (one action each): queries hash every row. */
         @Override
         public int hashCode() {
             return template.hashCode();
         }
-
-        @Override
-        public String factId() {
-            return template.factId() + " " + action;
-        }
     }
 
     /** A policy's compliance from its templates (the policy-compliance table). */
+    @FactId("{policy.factId} {compliant}")
     public record PolicyCompliance(PolicyFact policy, String compliant) implements Fact {
-        @Override
-        public String factId() {
-            return policy.factId() + " " + compliant;
-        }
     }
 
     /** {@code policySets[index]}. */
+    @FactId("policySets[{index}] {namespace}.{name}")
     public record PolicySetFact(int index, String name, String namespace) implements Fact {
-        @Override
-        public String factId() {
-            return "policySets[" + index + "] " + namespace + "." + name;
-        }
     }
 
     /** One member of a PolicySet; {@code canonical} is {@code <set namespace>.<member>}. */
+    @FactId("{set.factId} member {member}")
     public record SetMember(PolicySetFact set, String member, String canonical) implements Fact {
-        @Override
-        public String factId() {
-            return set.factId() + " member " + member;
-        }
     }
 
     /** A member's compliance, from the request's policy of the same canonical name. */
+    @FactId("{member.factId} {compliant}")
     public record MemberCompliance(SetMember member, String compliant) implements Fact {
         public PolicySetFact set() {
             return member.set();
@@ -313,14 +285,10 @@ public final class DependencyFacts {
         public String memberName() {
             return member.member();
         }
-
-        @Override
-        public String factId() {
-            return member.factId() + " " + compliant;
-        }
     }
 
     /** A member with no compliance (not in the request, or its policy has no state). */
+    @FactId("{member.factId} unknown")
     public record MemberUnknown(SetMember member) implements Fact {
         public PolicySetFact set() {
             return member.set();
@@ -329,69 +297,43 @@ public final class DependencyFacts {
         public String memberName() {
             return member.member();
         }
-
-        @Override
-        public String factId() {
-            return member.factId() + " unknown";
-        }
     }
 
     /** A PolicySet's compliance over its members (the policyset-compliance table). */
+    @FactId("{set.factId} {compliant}")
     public record SetCompliance(PolicySetFact set, String compliant) implements Fact {
-        @Override
-        public String factId() {
-            return set.factId() + " " + compliant;
-        }
     }
 
     /** One part of a PolicySet's status message; parts are joined by {@code order}. */
+    @FactId("{set.factId} message part {order}")
     public record SetMessagePart(PolicySetFact set, int order, String text) implements Fact {
-        @Override
-        public String factId() {
-            return set.factId() + " message part " + order;
-        }
     }
 
+    @FactId("{set.factId} message")
     public record SetMessage(PolicySetFact set, String message) implements Fact {
-        @Override
-        public String factId() {
-            return set.factId() + " message";
-        }
     }
 
     /** A pending template waits on a dependency ("Kind name") directly: one of its unmet dependencies. */
+    @FactId("{template.factId} waits on {label}")
     public record WaitingOn(Template template, String label, String targetPolicy) implements Fact {
-        @Override
-        public String factId() {
-            return template.factId() + " waits on " + label;
-        }
     }
 
     /** A request policy that some pending template waits on. */
+    @FactId("{policy.factId} is waited on")
     public record WaitedOn(PolicyFact policy) implements Fact {
-        @Override
-        public String factId() {
-            return policy.factId() + " is waited on";
-        }
     }
 
     /**
      * A waited-on request policy waits on a dependency ("Kind name") directly, through one of its pending templates:
      * the next link of a waiting chain, stated once for the policy.
      */
+    @FactId("{policy.factId} waits on {label}")
     public record PolicyWaitingOn(PolicyFact policy, String label, String targetPolicy) implements Fact {
-        @Override
-        public String factId() {
-            return policy.factId() + " waits on " + label;
-        }
     }
 
     /** A request policy depends on another request policy (an edge of the dependency graph). */
+    @FactId("{from.canonical} -> {to.canonical}")
     public record DependsOn(PolicyFact from, PolicyFact to) implements Fact {
-        @Override
-        public String factId() {
-            return from.canonical() + " -> " + to.canonical();
-        }
     }
 
     /**
@@ -399,18 +341,12 @@ public final class DependencyFacts {
      * graph), named by the smallest canonical name among them, {@code first}; {@code loop}: the policies around the
      * loop from it ({@link DependencyGraph}).
      */
+    @FactId("strongly connected from {first.canonical} ({members.size} policies)")
     public record StronglyConnected(PolicyFact first, List<PolicyFact> members, List<PolicyFact> loop) implements Fact {
-        @Override
-        public String factId() {
-            return "strongly connected from " + first.canonical() + " (" + members.size() + " policies)";
-        }
     }
 
     /** A dependency cycle, named by its smallest policy; {@code loop}: the policies around it from that one. */
+    @FactId("cycle at {first.canonical}")
     public record Cycle(PolicyFact first, List<PolicyFact> loop) implements Fact {
-        @Override
-        public String factId() {
-            return "cycle at " + first.canonical();
-        }
     }
 }

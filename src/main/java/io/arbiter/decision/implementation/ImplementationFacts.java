@@ -1,6 +1,7 @@
 package io.arbiter.decision.implementation;
 
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
@@ -20,6 +21,7 @@ public final class ImplementationFacts {
     // ---- inserted ----
 
     /** The Interface the decision is for; its revision is already resolved (may be null when unknown). */
+    @FactId("interface {ref}")
     public record InterfaceQuery(Ref ref) implements Fact {
         public String path() {
             return ref.path();
@@ -27,11 +29,6 @@ public final class ImplementationFacts {
 
         public String revision() {
             return ref.revision();
-        }
-
-        @Override
-        public String factId() {
-            return "interface " + ref;
         }
     }
 
@@ -48,6 +45,7 @@ public final class ImplementationFacts {
     }
 
     /** {@code interface.rules[index]} of the (merged) policy. */
+    @FactId("{id}")
     public record PolicyRule(String id, int index, Ref interfaceRef, RuleKeyKind keyKind, int oneOfCount) implements Fact {
         public String interfacePath() {
             return interfaceRef.path();
@@ -56,23 +54,16 @@ public final class ImplementationFacts {
         public String interfaceRevision() {
             return interfaceRef.revision();
         }
-
-        @Override
-        public String factId() {
-            return id;
-        }
     }
 
     /** {@code interface.rules[i].oneOf[index]}: its constraints, flattened for matching. */
+    @FactId("{id}")
     public record OneOfItem(String id, String ruleId, int index, String implementationPath, List<Ref> attributes,
                             List<Ref> requires) implements Fact {
-        @Override
-        public String factId() {
-            return id;
-        }
     }
 
     /** A TypeInstance that exists in the system (TypeInstance store or platform). */
+    @FactId("typeInstance {id}")
     public record AvailableTypeInstance(String id, Ref typeRef) implements Fact {
         public String typePath() {
             return typeRef.path();
@@ -80,11 +71,6 @@ public final class ImplementationFacts {
 
         public String typeRevision() {
             return typeRef.revision();
-        }
-
-        @Override
-        public String factId() {
-            return "typeInstance " + id;
         }
     }
 
@@ -95,6 +81,7 @@ public final class ImplementationFacts {
      * A TypeInstance that the policy injects when {@code itemId} wins, resolved to its Type through the
      * TypeInstance store. Unresolvable ids are not inserted: they satisfy nothing.
      */
+    @FactId("inject {id} into {itemId}")
     public record InjectedTypeInstance(String itemId, String id, Ref typeRef, InjectionSource source) implements Fact {
         public String typePath() {
             return typeRef.path();
@@ -103,30 +90,19 @@ public final class ImplementationFacts {
         public String typeRevision() {
             return typeRef.revision();
         }
-
-        @Override
-        public String factId() {
-            return "inject " + id + " into " + itemId;
-        }
     }
 
     // ---- inserted: the policies to merge (policy-syntax section 5) ----
 
     /** {@code interface.rules[i]} of one source; {@code key} is {@code path} or {@code path:revision}. */
+    @FactId("{id}")
     public record SourceRule(String id, String sourceId, String key, Ref interfaceRef, RuleKeyKind keyKind) implements Fact {
-        @Override
-        public String factId() {
-            return id;
-        }
     }
 
     /** {@code interface.rules[i].oneOf[j]} of one source, as written. */
+    @FactId("{id}")
     public record SourceItem(String id, String sourceId, String ruleKey, int index,
                              io.arbiter.policy.Policy.ImplementationConstraints constraints) implements Fact {
-        @Override
-        public String factId() {
-            return id;
-        }
     }
 
     /**
@@ -134,81 +110,56 @@ public final class ImplementationFacts {
      * {@code interface.default} ({@code ownerId} = null). {@code typeRef} is the Type the store resolves the id to,
      * null when it cannot.
      */
+    @FactId("{location}")
     public record RequiredEntry(String location, String sourceId, String ownerId, String id, Ref typeRef) implements Fact {
         public boolean fromDefault() {
             return ownerId == null;
         }
-
-        @Override
-        public String factId() {
-            return location;
-        }
     }
 
     /** An {@code inject.additionalTypeInstances} entry; {@code typeRef} as resolved by the store, or null. */
+    @FactId("{location}")
     public record AdditionalTypeInstanceEntry(String location, String sourceId, String ownerId, String name, String id,
                                               Ref typeRef, int position) implements Fact {
-        @Override
-        public String factId() {
-            return location;
-        }
     }
 
     /** An {@code inject.additionalParameters} entry. */
+    @FactId("{location}")
     public record AdditionalParameterEntry(String location, String sourceId, String ownerId, String name,
                                            com.fasterxml.jackson.databind.JsonNode value, int position) implements Fact {
-        @Override
-        public String factId() {
-            return location;
-        }
     }
 
     /**
      * The JSON schema of a Type the catalog holds, for checking additional parameters; {@code schema} is null and
      * {@code problem} says why when the catalog could not compile it.
      */
+    @FactId("schema of {typeRef}")
     public record TypeSchema(Ref typeRef, com.networknt.schema.JsonSchema schema, String problem) implements Fact {
         public TypeSchema(Ref typeRef, com.networknt.schema.JsonSchema schema) {
             this(typeRef, schema, null);
-        }
-
-        @Override
-        public String factId() {
-            return "schema of " + typeRef;
         }
     }
 
     // ---- derived ----
 
     /** A source item and its place in the merged order (lower first). */
+    @FactId("{item.id} priority {priority}")
     public record RankedItem(SourceItem item, int priority) implements Fact {
         public String ruleKey() {
             return item.ruleKey();
         }
-
-        @Override
-        public String factId() {
-            return item.id() + " priority " + priority;
-        }
     }
 
     /** An item merged into a higher item with equal constraints (policy-syntax 5). */
+    @FactId("{item.id} merged into {into.id}")
     public record Absorbed(SourceItem item, SourceItem into) implements Fact {
-        @Override
-        public String factId() {
-            return item.id() + " merged into " + into.id();
-        }
     }
 
     /** An item that stays in the merged oneOf list (it absorbed nothing or it is the highest of its equals). */
+    @FactId("surviving {item.id}")
     public record SurvivingItem(SourceItem item, int priority) implements Fact {
         public String ruleKey() {
             return item.ruleKey();
-        }
-
-        @Override
-        public String factId() {
-            return "surviving " + item.id();
         }
     }
 
@@ -221,25 +172,20 @@ public final class ImplementationFacts {
     }
 
     /** A source item whose inject entries count for the merged item {@code intoId} (itself, or one it absorbed). */
+    @FactId("{ownerId} injects for {intoId}")
     public record MergedOwner(String ownerId, String intoId) implements Fact {
-        @Override
-        public String factId() {
-            return ownerId + " injects for " + intoId;
-        }
     }
 
     /**
      * An injected id the TypeInstance store cannot resolve, offered to the merged item {@code itemId} (null: by an
      * {@code interface.default}, to every item). It satisfies nothing, so an explanation names it.
      */
+    @FactId("unresolved {id} at {location}")
     public record UnresolvedInjection(String itemId, String id, String location) implements Fact {
-        @Override
-        public String factId() {
-            return "unresolved " + id + " at " + location;
-        }
     }
 
     /** A required TypeInstance entry offered to the winning item, with its policy's rank. */
+    @FactId("offered {entry.location}")
     public record OfferedRequired(RequiredEntry entry, int rank) implements Fact {
         public Ref typeRef() {
             return entry.typeRef();
@@ -252,119 +198,79 @@ public final class ImplementationFacts {
         public boolean fromDefault() {
             return entry.fromDefault();
         }
-
-        @Override
-        public String factId() {
-            return "offered " + entry.location();
-        }
     }
 
     /** An additional TypeInstance entry offered to the winning item, with its policy's rank. */
+    @FactId("offered {entry.location}")
     public record OfferedAdditional(AdditionalTypeInstanceEntry entry, int rank) implements Fact {
         public String name() {
             return entry.name();
         }
-
-        @Override
-        public String factId() {
-            return "offered " + entry.location();
-        }
     }
 
     /** An additional parameter entry offered to the winning item, with its policy's rank. */
+    @FactId("offered {entry.location}")
     public record OfferedParameter(AdditionalParameterEntry entry, int rank) implements Fact {
         public String name() {
             return entry.name();
         }
-
-        @Override
-        public String factId() {
-            return "offered " + entry.location();
-        }
     }
 
     /** The selected Implementation: the first candidate by path, then revision descending. */
+    @FactId("selected {implementation.key}")
     public record Selected(Implementation implementation) implements Fact {
-        @Override
-        public String factId() {
-            return "selected " + implementation.key();
-        }
     }
 
     /** A TypeInstance injected under an alias of the selected Implementation. */
+    @FactId("inject {id} as {alias}")
     public record RequiredInjection(String alias, int requirementIndex, String groupPrefix, String id, Ref typeRef,
                                     String location, InjectionSource source) implements Fact {
-        @Override
-        public String factId() {
-            return "inject " + id + " as " + alias;
-        }
     }
 
     /** An additional TypeInstance handed to the selected Implementation. */
+    @FactId("inject additional {entry.name}")
     public record AdditionalTypeInstanceInjection(AdditionalTypeInstanceEntry entry, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return "inject additional " + entry.name();
-        }
     }
 
     /** An additional parameter handed to the selected Implementation: every policy's value deep-merged. */
+    @FactId("inject parameter {name}")
     public record ParameterInjection(String name, com.fasterxml.jackson.databind.JsonNode value, String location,
                                      int rank, int position) implements Fact {
-        @Override
-        public String factId() {
-            return "inject parameter " + name;
-        }
     }
 
     /** A Hub storage the selected Implementation requires under an alias: the backend of what it stores there. */
+    @FactId("backend {id} for {alias}")
     public record StorageBackend(String alias, String id, InjectionSource source) implements Fact {
-        @Override
-        public String factId() {
-            return "backend " + id + " for " + alias;
-        }
     }
 
     /**
      * Why the policies cannot be applied to the selected Implementation (422 INVALID_POLICY). {@code storeLookup}:
      * the problem is an id the TypeInstance store cannot resolve, which a request's own TypeInstances may change.
      */
+    @FactId("problem at {location}")
     public record InjectionProblem(String location, String problem, boolean storeLookup) implements Fact {
         public InjectionProblem(String location, String problem) {
             this(location, problem, false);
         }
-
-        @Override
-        public String factId() {
-            return "problem at " + location;
-        }
     }
 
     /** A policy rule whose key names the requested Interface, and how. */
+    @FactId("{rule.id} by {kind}")
     public record RuleKeyMatch(PolicyRule rule, RuleKeyKind kind) implements Fact {
-        @Override
-        public String factId() {
-            return rule.id() + " by " + kind;
-        }
     }
 
     /** The precedence the rule-key table gives a key match (1 is tried first). */
+    @FactId("{match.factId} rank {rank}")
     public record RuleKeyRank(RuleKeyMatch match, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return match.factId() + " rank " + rank;
-        }
     }
 
     /** The policy rule that decides the Interface. */
+    @FactId("applicable {rule.id}")
     public record ApplicableRule(PolicyRule rule) implements Fact {
-        @Override
-        public String factId() {
-            return "applicable " + rule.id();
-        }
     }
 
     /** An Implementation of the Interface, to be tried against a oneOf item of the applicable rule. */
+    @FactId("trial {implementation.key} for {item.id}")
     public record Trial(OneOfItem item, Implementation implementation) implements Fact {
         public String itemId() {
             return item.id();
@@ -373,59 +279,36 @@ public final class ImplementationFacts {
         public String implementationKey() {
             return implementation.key();
         }
-
-        @Override
-        public String factId() {
-            return "trial " + implementation.key() + " for " + item.id();
-        }
     }
 
     /** A requirement for which a TypeInstance of its exact Type exists: the same whichever item is tried. */
+    @FactId("met {requirement} of {requirement.implementationKey}")
     public record RequirementMet(Requirement requirement) implements Fact {
-        @Override
-        public String factId() {
-            return "met " + requirement + " of " + requirement.implementationKey();
-        }
     }
 
     /** An aliased requirement that the item {@code itemId} satisfies by injecting a TypeInstance of its Type. */
+    @FactId("satisfied {requirement} of {requirement.implementationKey} for {itemId}")
     public record RequirementSatisfied(String itemId, Requirement requirement) implements Fact {
-        @Override
-        public String factId() {
-            return "satisfied " + requirement + " of " + requirement.implementationKey() + " for " + itemId;
-        }
     }
 
     /** Why an Implementation does not match a oneOf item. One fact per reason. */
+    @FactId("rejected {implementationKey} for {itemId}: {reason}")
     public record Rejection(String itemId, String implementationKey, String reason) implements Fact {
-        @Override
-        public String factId() {
-            return "rejected " + implementationKey + " for " + itemId + ": " + reason;
-        }
     }
 
     /** An Implementation that matches a oneOf item. */
+    @FactId("match {implementation.key} for {item.id}")
     public record ItemMatch(OneOfItem item, Implementation implementation) implements Fact {
-        @Override
-        public String factId() {
-            return "match " + implementation.key() + " for " + item.id();
-        }
     }
 
     /** The first oneOf item that at least one Implementation matches. */
+    @FactId("winner {item.id}")
     public record WinningItem(OneOfItem item) implements Fact {
-        @Override
-        public String factId() {
-            return "winner " + item.id();
-        }
     }
 
     /** The decision's outcome. */
+    @FactId("outcome {outcome}")
     public record Verdict(Outcome outcome) implements Fact {
-        @Override
-        public String factId() {
-            return "outcome " + outcome;
-        }
     }
 
     public enum Outcome { SELECTED, NO_RULE, DENIED, NO_MATCH }

@@ -1,6 +1,7 @@
 package io.arbiter.decision.merge;
 
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 
 /**
  * Facts shared by every policy type that merges Action, Global and Workflow-step policies (policy-syntax 5):
@@ -20,35 +21,22 @@ public final class PolicyMergeFacts {
      * listed first); {@code location} is where it sits in the request ({@code $.actionPolicy}) or {@code $} for
      * the global policy.
      */
+    @FactId("policy {id}")
     public record PolicySource(String id, SourceKind kind, int ordinal, String location) implements Fact {
-        @Override
-        public String factId() {
-            return "policy " + id;
-        }
     }
 
     /** A server-configured rank for a kind of policy ({@code serve --policy-order}); overrides the table. */
+    @FactId("configured rank {kind}={rank}")
     public record ConfiguredRank(SourceKind kind, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return "configured rank " + kind + "=" + rank;
-        }
     }
 
     /** The default rank of a kind of policy, from the merge-order table. */
+    @FactId("default rank {kind}={rank}")
     public record DefaultRank(SourceKind kind, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return "default rank " + kind + "=" + rank;
-        }
     }
 
     /** How high a policy stands in the merge: lower first. */
+    @FactId("rank {sourceId}={rank}")
     public record SourceRank(String sourceId, int rank) implements Fact {
-        @Override
-        public String factId() {
-            return "rank " + sourceId + "=" + rank;
-        }
     }
-
 }

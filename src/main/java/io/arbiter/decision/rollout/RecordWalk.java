@@ -5,6 +5,7 @@ import io.arbiter.decision.rollout.RolloutFacts.ClusterState;
 import io.arbiter.decision.rollout.RolloutFacts.RolloutEntry;
 import io.arbiter.decision.rollout.RolloutFacts.TimeoutEntry;
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +21,7 @@ import java.util.List;
  * @param timedOut  the records past their deadline, in walk order
  * @param breach    whether the failures went beyond maxFailures
  */
+@FactId("{phase} record walk: {rolledOut.size} records and {filled.size} new clusters to roll out, {timedOut.size} timed out, breach {breach}")
 public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<RolloutEntry> filled,
                          List<TimeoutEntry> timedOut, boolean breach) implements Fact {
 
@@ -72,11 +74,5 @@ public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<Rollou
                 .stream().map(cluster -> new RolloutEntry(phase, cluster, 1, cluster.rank(), RolloutFacts.TO_APPLY, null))
                 .toList();
         return new RecordWalk(phase, rolledOut, filled, timedOut, false);
-    }
-
-    @Override
-    public String factId() {
-        return phase + " record walk: " + rolledOut.size() + " records and " + filled.size() + " new clusters to roll out, "
-                + timedOut.size() + " timed out" + (breach ? ", breach" : "");
     }
 }

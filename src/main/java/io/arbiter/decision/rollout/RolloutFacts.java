@@ -1,6 +1,7 @@
 package io.arbiter.decision.rollout;
 
 import io.arbiter.engine.Fact;
+import io.arbiter.engine.FactId;
 
 import java.util.List;
 
@@ -68,11 +69,8 @@ public final class RolloutFacts {
     }
 
     /** {@code mandatoryDecisionGroups[position]}: a name, or else an index ({@code {}} means index 0). */
+    @FactId("mandatoryDecisionGroups[{position}]")
     public record MandatoryEntry(int position, String groupName, int groupIndex) implements Fact {
-        @Override
-        public String factId() {
-            return "mandatoryDecisionGroups[" + position + "]";
-        }
     }
 
     /** A decision group; {@code order} is its place in ascending {@code groupIndex}. */
@@ -132,29 +130,20 @@ public final class RolloutFacts {
     }
 
     /** A record whose cluster is in no decision group. */
+    @FactId("clusters[{index}] {cluster}")
     public record StrayRecord(int index, String cluster, String status) implements Fact {
-        @Override
-        public String factId() {
-            return "clusters[" + index + "] " + cluster;
-        }
     }
 
     // ---- derived -----------------------------------------------------------------------------------------
 
     /** A group the walk of {@code phase} covers: {@code mandatory} or {@code rest}. */
+    @FactId("{phase} {group.factId}")
     public record PhaseGroup(String phase, Group group) implements Fact {
-        @Override
-        public String factId() {
-            return phase + " " + group.factId();
-        }
     }
 
     /** How long a succeeded cluster soaks before it frees its place ({@code All} does not soak). */
+    @FactId("soak {duration}µs")
     public record SoakTime(long duration) implements Fact {
-        @Override
-        public String factId() {
-            return "soak " + duration + "µs";
-        }
     }
 
     /** A limit to resolve: {@code field} measured against {@code total}, with {@code fallback} for unset or ≤ 0. */
@@ -166,11 +155,8 @@ public final class RolloutFacts {
     }
 
     /** A limit as given, before defaults and clamping. */
+    @FactId("{query.factId} = {value}")
     public record LimitCandidate(LimitQuery query, int value) implements Fact {
-        @Override
-        public String factId() {
-            return query.factId() + " = " + value;
-        }
     }
 
     /** A resolved limit. */
@@ -206,53 +192,39 @@ public final class RolloutFacts {
     }
 
     /** The clusters of a group of the walk of {@code phase} without a record, and those whose record is ToApply, by name. */
+    @FactId("{group.factId}: {withoutRecord.size} without a record, {toApply.size} to apply")
     public record NewClusters(String phase, Group group, List<ClusterState> withoutRecord, List<ClusterState> toApply)
             implements Fact {
-        @Override
-        public String factId() {
-            return group.factId() + ": " + withoutRecord.size() + " without a record, " + toApply.size() + " to apply";
-        }
     }
 
     /** Starts the per-group walk of a phase. */
+    @FactId("{phase} group walk")
     public record GroupWalkStart(String phase) implements Fact {
-        @Override
-        public String factId() {
-            return phase + " group walk";
-        }
     }
 
     /**
      * A group of a group walk that holds the walk back: a cluster of it is in flight ({@code why}: a record still
      * in flight, or clusters to start). Tolerated Failed clusters are not in flight.
      */
+    @FactId("{phase} {group.factId} in flight: {why}")
     public record GroupInFlight(String phase, Group group, String why) implements Fact {
-        @Override
-        public String factId() {
-            return phase + " " + group.factId() + " in flight: " + why;
-        }
     }
 
     /** A group of a group walk whose failures are beyond its maxFailures: it holds the walk back. */
+    @FactId("{phase} {group.factId} beyond its maxFailures")
     public record GroupBreach(String phase, Group group) implements Fact {
-        @Override
-        public String factId() {
-            return phase + " " + group.factId() + " beyond its maxFailures";
-        }
     }
 
     /** A group the walk of {@code phase} reaches: no earlier group of the walk holds it back. */
+    @FactId("{phase} walk reaches {group.factId}")
     public record GroupReached(String phase, Group group) implements Fact {
-        @Override
-        public String factId() {
-            return phase + " walk reaches " + group.factId();
-        }
     }
 
     /**
      * A cluster in the rollout list of a phase. Order: {@code section} 0 (records) before 1 (new clusters), then
      * {@code key}.
      */
+    @FactId("{phase} rollout {cluster.name}")
     public record RolloutEntry(String phase, ClusterState cluster, int section, long key, String status, Long recheckAt)
             implements Fact {
         /**
@@ -263,54 +235,35 @@ public final class RolloutFacts {
         public int hashCode() {
             return 31 * cluster.hashCode() + Long.hashCode(key);
         }
-
-        @Override
-        public String factId() {
-            return phase + " rollout " + cluster.name();
-        }
     }
 
     /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code key}. */
+    @FactId("{phase} timeout {cluster.name}")
     public record TimeoutEntry(String phase, ClusterState cluster, long key) implements Fact {
-        @Override
-        public String factId() {
-            return phase + " timeout " + cluster.name();
-        }
     }
 
     /** The failures of a phase went beyond its maxFailures. */
+    @FactId("{phase} breach")
     public record Breach(String phase) implements Fact {
-        @Override
-        public String factId() {
-            return phase + " breach";
-        }
     }
 
     /** The phase whose lists are the decision. */
+    @FactId("decided by the {phase} walk")
     public record Decided(String phase) implements Fact {
-        @Override
-        public String factId() {
-            return "decided by the " + phase + " walk";
-        }
     }
 
     /** A record of a cluster in no decision group: reported as removed. */
+    @FactId("removed {record.cluster}")
     public record Removed(StrayRecord record) implements Fact {
-        @Override
-        public String factId() {
-            return "removed " + record.cluster();
-        }
     }
 
     /** The policy's aggregated rollout status. */
+    @FactId("aggregated {status}")
     public record AggregatedStatus(String status) implements Fact {
-        @Override
-        public String factId() {
-            return "aggregated " + status;
-        }
     }
 
     /** A situation a cluster can be in after the walk (seed 004 policy layer); the treatment table reads them. */
+    @FactId("situation {name}")
     public record Situation(String name) implements Fact {
         public static final String UPDATED_NOW = "updated now";
         public static final String WATCHED = "watched";
@@ -321,27 +274,17 @@ public final class RolloutFacts {
         public static final List<String> ALL_SITUATIONS = List.of(UPDATED_NOW, WATCHED, TIMED_OUT_NOW, SKIPPED,
                 ROLLED_OUT_BEFORE, WAITING);
 
-        @Override
-        public String factId() {
-            return "situation " + name;
-        }
     }
 
     /** The rollout status a cluster in {@code situation} reports; {@code as recorded}: the status it has. */
+    @FactId("{situation} reports {status}")
     public record ReportedStatus(String situation, String status) implements Fact {
         public static final String AS_RECORDED = "as recorded";
 
-        @Override
-        public String factId() {
-            return situation + " reports " + status;
-        }
     }
 
     /** The remediation action the replicated policy of a cluster in {@code situation} gets. */
+    @FactId("{situation} gets {action}")
     public record ActionFor(String situation, String action) implements Fact {
-        @Override
-        public String factId() {
-            return situation + " gets " + action;
-        }
     }
 }
