@@ -65,7 +65,7 @@ class RolloutEndpointTest {
         assertEquals("c4", c4.path("cluster").asText());
         assertEquals("ToApply", c4.path("rolloutStatus").asText());
         assertEquals("inform", c4.path("remediationAction").asText());
-        assertTrue(body.path("firedRules").toString().contains("The record walk stops when the rollout list reaches its size"),
+        assertTrue(body.path("firedRules").toString().contains("Clusters without a record fill the rollout list by name up to its size"),
                 response.body());
     }
 
