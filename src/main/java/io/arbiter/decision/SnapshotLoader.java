@@ -128,12 +128,6 @@ public final class SnapshotLoader {
         return RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases());
     }
 
-    /** A type's rules: from {@code --rules/--decision-tables} when given, else packaged on the classpath. */
-    static CompiledRuleBase ruleBase(PolicyType type, Settings settings) {
-        return RuleBaseBuilder.build(type.name(), ruleFiles(type, settings.rulesDir(), settings.tablesDir()),
-                type.ruleSet().phases());
-    }
-
     /**
      * A type's rule files: from the given roots when set, else from the classpath ({@code rules/}, {@code decision-tables/}).
      * A root given on disk replaces the packaged files folder by folder, so each folder the type has packaged must be

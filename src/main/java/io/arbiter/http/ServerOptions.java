@@ -66,10 +66,6 @@ public record ServerOptions(String host, int port, Settings settings, String adm
                 readTimeout, deadline);
     }
 
-    public boolean adminEnabled() {
-        return adminToken != null && !adminToken.isBlank();
-    }
-
     private static void requirePositive(String name, Duration value, boolean zeroAllowed) {
         if (value == null || value.isNegative() || (!zeroAllowed && value.isZero())) {
             throw new IllegalArgumentException("the " + name + " must be " + (zeroAllowed ? "zero or more" : "positive") + ", not " + value);
