@@ -47,14 +47,8 @@ public final class RuleBaseBuilder {
     private static final AtomicLong BUILDS = new AtomicLong();
     private static final int POOL_SIZE = 16;
     private static final String GROUP = "io.arbiter.rules";
-
-    static {
-        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
-        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it.
-        if (System.getProperty("drools.externaliseCanonicalModelLambda") == null) {
-            System.setProperty("drools.externaliseCanonicalModelLambda", "false");
-        }
-    }
+    /** ExternaliseCanonicalModelLambdaOption.PROPERTY_NAME (org.kie.internal): a kmodule.xml configuration key. */
+    private static final String EXTERNALISE_LAMBDAS = "drools.externaliseCanonicalModelLambda";
 
     private RuleBaseBuilder() {
     }
@@ -219,6 +213,11 @@ public final class RuleBaseBuilder {
         KieServices services = KieServices.get();
         KieFileSystem fileSystem = services.newKieFileSystem();
         fileSystem.generateAndWritePomXML(releaseId);
+        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
+        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it. Set for this
+        // module's builder only (kmodule.xml configuration), not JVM-wide.
+        fileSystem.writeKModuleXML(services.newKieModuleModel()
+                .setConfigurationProperty(EXTERNALISE_LAMBDAS, "false").toXML());
         for (RuleFile file : files) {
             fileSystem.write("src/main/resources/io/arbiter/rules/" + artifactOf(name) + "/" + file.name(),
                     services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));
