@@ -131,12 +131,14 @@ public final class RuleBaseBuilder {
 
     /**
      * Every rule (queries aside) must be in a ruleflow group the type fires: a rule in any other group compiles
-     * and never fires, and one without a group fires in whatever phase happens to run. A rule base of queries only
+     * and never fires, and one without a group fires in whatever phase happens to run. Every phase must hold a rule:
+     * a phase the type lists and no rule names is a typo on one side or the other. A rule base of queries only
      * decides nothing.
      */
     static void checkPhases(String name, KieBase kieBase, List<String> phases, List<RuleFile> files) {
         int rules = 0;
         List<String> problems = new ArrayList<>();
+        java.util.Set<String> empty = new java.util.LinkedHashSet<>(phases);
         for (KiePackage pkg : kieBase.getKiePackages()) {
             for (Rule rule : pkg.getRules()) {
                 if (rule.getKnowledgeType() != KieDefinition.KnowledgeType.RULE) {
@@ -149,14 +151,19 @@ public final class RuleBaseBuilder {
                 } else if (!phases.contains(group)) {
                     problems.add(describe(rule, files) + " is in ruleflow-group '" + group + "', which is not a phase of '"
                             + name + "' and would never fire; phases: " + phases);
+                } else {
+                    empty.remove(group);
                 }
             }
         }
         if (rules == 0) {
             throw new RuleBaseException("the rule base '" + name + "' has no rules (queries alone decide nothing)");
         }
+        for (String phase : empty) {
+            problems.add("phase '" + phase + "' of '" + name + "' has no rule (no rule has ruleflow-group \"" + phase + "\")");
+        }
         if (!problems.isEmpty()) {
-            throw new RuleBaseException("the rule base '" + name + "' has rules outside its phases:\n  "
+            throw new RuleBaseException("the rule base '" + name + "' does not match its phases:\n  "
                     + String.join("\n  ", problems));
         }
     }
