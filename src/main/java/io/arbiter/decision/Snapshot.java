@@ -59,7 +59,7 @@ public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> rule
 
     /**
      * What {@code derive} derives from this snapshot, derived once (the first caller derives, concurrent ones wait).
-     * Builders of a snapshot derive everything before they publish it ({@link Decisions#prepare}), so decisions find
+     * Builders of a snapshot derive everything before they publish it ({@code Decisions.prepare} in the runtime package), so decisions find
      * it ready.
      */
     public <T extends Derived> T derived(String name, Function<Snapshot, T> derive) {

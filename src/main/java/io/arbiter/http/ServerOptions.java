@@ -1,7 +1,7 @@
 package io.arbiter.http;
 
 import io.arbiter.audit.AuditSettings;
-import io.arbiter.decision.Reloader;
+import io.arbiter.runtime.Reloader;
 import io.arbiter.decision.Settings;
 
 import java.time.Duration;

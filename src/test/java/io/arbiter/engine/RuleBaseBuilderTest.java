@@ -119,7 +119,7 @@ class RuleBaseBuilderTest {
     @Test
     void everyPackagedRuleBaseMatchesItsPhases() {
         for (var type : io.arbiter.policytype.PolicyTypeRegistry.discover().types()) {
-            RuleBaseBuilder.build(type.name(), io.arbiter.decision.SnapshotLoader.ruleFiles(type, null, null),
+            RuleBaseBuilder.build(type.name(), io.arbiter.runtime.SnapshotLoader.ruleFiles(type, null, null),
                     type.ruleSet().phases());
         }
     }

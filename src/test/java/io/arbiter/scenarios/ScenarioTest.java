@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.catalog.TypeInstanceLoader;
 import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.testing.RuleTestSupport;
 import io.arbiter.decision.implementation.ImplementationDecision;
 import io.arbiter.document.Documents;

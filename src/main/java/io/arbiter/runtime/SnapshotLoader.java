@@ -1,5 +1,11 @@
-package io.arbiter.decision;
+package io.arbiter.runtime;
 
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Settings;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.decision.SnapshotLoadException;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.catalog.Catalog;
 import io.arbiter.document.Documents;
 import io.arbiter.document.Locations;
