@@ -17,8 +17,6 @@ import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
 import org.kie.api.io.ResourceType;
-import org.kie.api.builder.KieModule;
-import org.kie.api.runtime.KieContainer;
 import org.drools.compiler.kie.builder.impl.InternalKieModule;
 import java.io.InputStream;
 import org.slf4j.Logger;
@@ -109,16 +107,23 @@ public final class RuleBaseBuilder {
         String revision = revisionOf(files);
         KieServices services = KieServices.get();
         byte[] precompiled = precompiled(name, revision);
-        KieContainer container;
+        ReleaseId releaseId;
         if (precompiled != null) {
-            KieModule module = services.getRepository().addKieModule(services.getResources().newByteArrayResource(precompiled));
-            container = services.newKieContainer(module.getReleaseId());
+            releaseId = services.getRepository().addKieModule(services.getResources().newByteArrayResource(precompiled))
+                    .getReleaseId();
         } else {
-            ReleaseId releaseId = services.newReleaseId(GROUP, artifactOf(name), "1.0." + BUILDS.incrementAndGet());
+            releaseId = services.newReleaseId(GROUP, artifactOf(name), "1.0." + BUILDS.incrementAndGet());
             compile(name, files, releaseId);
-            container = services.newKieContainer(releaseId);
         }
-        KieBase kieBase = container.getKieBase();
+        KieBase kieBase;
+        try {
+            kieBase = services.newKieContainer(releaseId).getKieBase();
+        } finally {
+            // The container holds its module: the JVM-wide repository need not, or every reload would keep one (up to
+            // kie.repository.project.versions.cache.size per rule base). A released rule base is then garbage once
+            // the last decision on it ends; nothing is disposed under a decision still running.
+            services.getRepository().removeKieModule(releaseId);
+        }
         List<String> ruleNames = kieBase.getKiePackages().stream()
                 .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
                 .sorted().toList();
@@ -198,7 +203,11 @@ public final class RuleBaseBuilder {
      */
     public static byte[] precompile(String name, List<RuleFile> files) {
         ReleaseId releaseId = KieServices.get().newReleaseId(GROUP, artifactOf(name), "0.0.0-" + revisionOf(files));
-        return ((InternalKieModule) compile(name, files, releaseId).getKieModule()).getBytes();
+        try {
+            return ((InternalKieModule) compile(name, files, releaseId).getKieModule()).getBytes();
+        } finally {
+            KieServices.get().getRepository().removeKieModule(releaseId);
+        }
     }
 
     /** The classpath resource a precompiled rule base for these files lives in. */
