@@ -28,12 +28,16 @@ export async function render(main, params, signal) {
   if (id.value) await lookUp();
 }
 
+/** A record's revisions are its result's (records written before carried them beside it too). */
+const REVISIONS = {policyRevision: 'Policy revision', rulesRevision: 'Rules revision',
+  catalogRevision: 'Catalog revision', typeInstancesRevision: 'TypeInstances revision'};
+
 async function shown(record, signal) {
   const result = typeof record.result === 'string' ? JSON.parse(record.result) : record.result;
   const parts = [section('Record', 'record-heading', h('dl', {class: 'facts', id: 'record'},
     ...[['Decision id', record.decisionId], ['Endpoint', record.endpoint], ['Time', record.timestamp], ['Outcome', record.outcome],
-      ['Policy revision', record.policyRevision], ['Rules revision', record.rulesRevision],
-      ['Catalog revision', record.catalogRevision], ['TypeInstances revision', record.typeInstancesRevision],
+      ...['policyRevision', 'rulesRevision', 'catalogRevision', 'typeInstancesRevision'].map(field =>
+        [REVISIONS[field], result?.[field] ?? record[field]]),
       ['Duration', record.durationMicros != null ? `${record.durationMicros} µs` : null]]
       .filter(([, v]) => v != null).flatMap(([k, v]) => [h('dt', null, k), h('dd', null, String(v))])))];
   if (result && result.outcome && 'selected' in result) {

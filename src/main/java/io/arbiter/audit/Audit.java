@@ -68,19 +68,19 @@ public final class Audit {
         String decisionId = result.path("decisionId").asText();
         String policyRevision = result.path("policyRevision").asText(null);
         Envelope envelope = new Envelope(decisionId, Instant.now().toString(), endpoint, digest(requestBody),
-                loggedRequest, policyRevision, result.path("rulesRevision").asText(null),
-                result.path("catalogRevision").asText(null), result.path("typeInstancesRevision").asText(null), outcome,
-                nanos / 1_000);
+                loggedRequest, outcome, nanos / 1_000);
         DecisionRecord record = new DecisionRecord(decisionId, policyRevision, line(envelope, loggedResult));
         log.append(record).awaitWritten();
         recent.add(record);
         metrics.decision(endpoint, outcome, nanos, firedRules(result));
     }
 
-    /** A record's fields but its result, in the order they are written. */
+    /**
+     * A record's fields but its result, in the order they are written. The revisions the decision was made with are
+     * its result's own fields, not repeated here.
+     */
     private record Envelope(String decisionId, String timestamp, String endpoint, String requestDigest, JsonNode request,
-                            String policyRevision, String rulesRevision, String catalogRevision,
-                            String typeInstancesRevision, String outcome, long durationMicros) {
+                            String outcome, long durationMicros) {
     }
 
     /** The envelope as a JSON object whose last field is {@code result}, the already encoded bytes. */

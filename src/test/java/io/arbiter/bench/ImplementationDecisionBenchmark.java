@@ -61,6 +61,9 @@ public class ImplementationDecisionBenchmark {
     private ImplementationRequest capStarRequest;
     private ImplementationRequest noMatchRequest;
     private ImplementationRequest mergedRequest;
+    private Snapshot embedded;
+    private ImplementationRequest embeddedInterfaceRequest;
+    private ImplementationRequest embeddedActionRequest;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -87,6 +90,21 @@ public class ImplementationDecisionBenchmark {
                 List.of(parsePolicy(BenchData.workflowPolicyYaml(EXACT_RULE_INTERFACE, 0)),
                         parsePolicy(BenchData.workflowPolicyYaml(EXACT_RULE_INTERFACE, 1))),
                 null, null, false);
+
+        embedded = io.arbiter.testing.Fixtures.snapshot(io.arbiter.testing.Fixtures.embeddedPolicy());
+        Ref postgres = new Ref("cap.interface.database.postgresql.install", "0.1.0");
+        embeddedInterfaceRequest = ImplementationRequest.forInterface(postgres);
+        embeddedActionRequest = new ImplementationRequest(postgres, parsePolicy("""
+                interface:
+                  rules:
+                    - interface: {path: cap.interface.database.postgresql.install}
+                      oneOf:
+                        - implementationConstraints: {path: cap.implementation.bitnami.postgresql.install}
+                """), List.of(), null, null, false);
+        Ref bitnami = new Ref("cap.implementation.bitnami.postgresql.install", "0.1.0");
+        expect("embeddedInterfaceOnly", embeddedInterfaceOnly(), Outcome.SELECTED, new Ref("cap.*", null), 0, bitnami);
+        expect("embeddedActionPolicy", embeddedActionPolicy(), Outcome.SELECTED,
+                new Ref("cap.interface.database.postgresql.install", null), 0, bitnami);
 
         Ref exactKey = new Ref(BenchData.interfacePath(EXACT_RULE_INTERFACE), BenchData.INTERFACE_REVISION);
         expect("exactRuleSelected", exactRuleSelected(), Outcome.SELECTED, exactKey, 1,
@@ -172,5 +190,17 @@ public class ImplementationDecisionBenchmark {
     @Benchmark
     public ImplementationDecision mergedPolicies() {
         return ImplementationDecider.decide(mergedRequest, snapshot);
+    }
+
+    /** (e) The embedded default (its policy, catalog and TypeInstances): an Interface-only request, derived with the snapshot. */
+    @Benchmark
+    public ImplementationDecision embeddedInterfaceOnly() {
+        return ImplementationDecider.decide(embeddedInterfaceRequest, embedded);
+    }
+
+    /** (f) The embedded default with an Action policy naming the Bitnami Implementation: decided at request time. */
+    @Benchmark
+    public ImplementationDecision embeddedActionPolicy() {
+        return ImplementationDecider.decide(embeddedActionRequest, embedded);
     }
 }

@@ -56,8 +56,8 @@ class SnapshotRevisionsTest {
             assertEquals(store, decision.path("typeInstancesRevision").asText(), target);
 
             JsonNode logged = client.get("/v1/decisions/" + decision.path("decisionId").asText()).json();
-            assertEquals(catalog, logged.path("catalogRevision").asText(), target + " logged: " + logged);
-            assertEquals(store, logged.path("typeInstancesRevision").asText(), target + " logged");
+            assertEquals(catalog, logged.path("result").path("catalogRevision").asText(), target + " logged: " + logged);
+            assertEquals(store, logged.path("result").path("typeInstancesRevision").asText(), target + " logged");
         });
     }
 }

@@ -1,6 +1,7 @@
 package io.arbiter.http;
 
 import io.arbiter.decision.Settings;
+import io.arbiter.document.Documents;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,7 +77,8 @@ class UiRoutesTest {
         var implementation = java.util.stream.StreamSupport.stream(sets.spliterator(), false)
                 .filter(set -> set.path("policyType").asText().equals("capact.implementation")).findFirst().orElseThrow();
         assertEquals(server.decisions().snapshot().ruleBase("capact.implementation").revision(), implementation.path("rulesRevision").asText());
-        assertEquals("merge-order", implementation.path("phases").get(0).asText());
+        assertEquals(io.arbiter.decision.implementation.ImplementationDecider.ALL_PHASES, Documents.jsonMapper().convertValue(
+                implementation.path("phases"), new com.fasterxml.jackson.core.type.TypeReference<java.util.List<String>>() { }));
         var catchAll = java.util.stream.StreamSupport.stream(implementation.path("rules").spliterator(), false)
                 .filter(rule -> rule.path("rule").asText().equals("io.arbiter.rules.implementation.Catch-all cap.*")).findFirst().orElseThrow();
         assertEquals("io.arbiter.rules.implementation", catchAll.path("package").asText());

@@ -19,19 +19,16 @@ import io.arbiter.policy.PolicyParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
- * Turns a request document into an {@link ImplementationRequest}. Malformed requests are 400
- * {@code INVALID_REQUEST}; invalid embedded policies are 422 {@code INVALID_POLICY} located under their field.
+ * Turns a request document, which its JSON Schema ({@code /schemas/implementation-request.json}) has already
+ * accepted, into an {@link ImplementationRequest}: what the schema cannot say is checked here. Malformed requests are
+ * 400 {@code INVALID_REQUEST}; invalid embedded policies are 422 {@code INVALID_POLICY} located under their field.
  */
 public final class ImplementationRequestParser {
 
-    private static final Set<String> FIELDS = Set.of("apiVersion", "interface", "actionPolicy", "workflowPolicies",
-            "implementations", "typeInstances", "explain");
     /** Fields of an inline manifest that name something: at most {@link Limits#PATH_LENGTH} characters. */
     private static final Set<String> IDENTIFIERS = Set.of("path", "prefix", "name", "alias", "kind", "ocfVersion");
-    private static final Pattern REVISION = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$");
 
     private ImplementationRequestParser() {
     }
@@ -39,26 +36,12 @@ public final class ImplementationRequestParser {
     public static ImplementationRequest parse(LocatedDocument document) {
         JsonNode body = document.tree();
         List<Problem> problems = new ArrayList<>();
-        if (!body.isObject()) {
-            throw invalid(List.of(Problem.at("$", "the request must be a JSON object")), document);
-        }
-        body.fieldNames().forEachRemaining(name -> {
-            if (!FIELDS.contains(name)) {
-                problems.add(Problem.at("$." + name, "unknown field '" + name + "'; expected one of " + FIELDS.stream().sorted().toList()));
-            }
-        });
-        Ref interfaceRef = interfaceRef(body.path("interface"), problems);
-        JsonNode explain = body.path("explain");
-        if (!explain.isMissingNode() && !explain.isBoolean()) {
-            problems.add(Problem.at("$.explain", "must be true or false"));
-        }
+        JsonNode requested = body.path("interface");
+        JsonNode revision = requested.path("revision");
+        Ref interfaceRef = new Ref(requested.path("path").asText(), revision.isTextual() ? revision.asText() : null);
         List<Implementation> implementations = implementations(body.path("implementations"), problems);
         List<TypeInstance> typeInstances = typeInstances(body.path("typeInstances"), problems);
-        JsonNode workflow = body.path("workflowPolicies");
-        if (!workflow.isMissingNode() && !workflow.isNull() && !workflow.isArray()) {
-            problems.add(Problem.at("$.workflowPolicies", "must be a list of policies"));
-        }
-        List<JsonNode> steps = Nodes.items(workflow);
+        List<JsonNode> steps = Nodes.items(body.path("workflowPolicies"));
         for (int i = 0; i < steps.size(); i++) {
             workflowStepProblems(steps.get(i), "$.workflowPolicies[" + i + "]", problems);
         }
@@ -83,7 +66,7 @@ public final class ImplementationRequestParser {
                     + policyProblems.get(0), policyProblems);
         }
         return new ImplementationRequest(interfaceRef, actionPolicy, workflowPolicies, implementations, typeInstances,
-                explain.asBoolean(false));
+                body.path("explain").asBoolean(false));
     }
 
     /**
@@ -116,27 +99,6 @@ public final class ImplementationRequestParser {
                 });
             }
         }
-    }
-
-    private static Ref interfaceRef(JsonNode node, List<Problem> problems) {
-        if (!node.isObject()) {
-            problems.add(Problem.at("$.interface", "required: {\"path\": \"cap.interface...\", \"revision\": \"optional\"}"));
-            return null;
-        }
-        JsonNode path = node.path("path");
-        JsonNode revision = node.path("revision");
-        if (!path.isTextual()) {
-            problems.add(Problem.at("$.interface.path", "required string"));
-        } else if (!path.asText().startsWith("cap.")) {
-            problems.add(Problem.at("$.interface.path", "an Interface path starts with 'cap.', got '" + path.asText() + "'"));
-        } else if (path.asText().contains("*")) {
-            problems.add(Problem.at("$.interface.path", "a decision is for one Interface: '*' is not allowed"));
-        }
-        if (!revision.isMissingNode() && !revision.isNull()
-                && (!revision.isTextual() || !REVISION.matcher(revision.asText()).matches())) {
-            problems.add(Problem.at("$.interface.revision", "revision must be MAJOR.MINOR.PATCH, got " + revision));
-        }
-        return path.isTextual() ? new Ref(path.asText(), revision.isTextual() ? revision.asText() : null) : null;
     }
 
     private static List<Implementation> implementations(JsonNode node, List<Problem> problems) {
