@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# JMH benchmark of one in-process implementation decision (ImplementationDecider.decide).
+# JMH benchmarks in src/test/java/io/arbiter/bench (decisions of each policy type, parsing, audit cost, log sinks).
 #
 #   bash bench/run.sh [JMH args]
 #
-# e.g. `bash bench/run.sh`                       all benchmarks (1 fork, 8x2s warmup, 5x2s measurement each: ~2 min)
+# e.g. `bash bench/run.sh`                       all benchmarks (forks and iterations as each class's annotations set)
 #      `bash bench/run.sh noMatch -rf json`      one benchmark, results also written to jmh-result.json
 #      `bash bench/run.sh -h`                    JMH options
 #
 # Compiles main and test code, resolves the test classpath, then runs org.openjdk.jmh.Main in a plain JVM
-# (JMH forks its measurement JVM with that classpath). Runs from the project root: the rule base is compiled
-# from rules/ and decision-tables/ on disk. Never part of `mvn test` (surefire excludes **/bench/**).
+# (JMH forks its measurement JVM with that classpath), as pom.xml's exec:exec does, but with JMH arguments.
+# Runs from the project root: the rule base is compiled from rules/ and decision-tables/ on disk. The benchmark
+# classes are not tests: surefire runs only *Test classes (AuditCostSummaryTest is one) and excludes JMH's
+# generated ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

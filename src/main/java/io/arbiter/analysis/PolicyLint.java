@@ -3,7 +3,7 @@ package io.arbiter.analysis;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;

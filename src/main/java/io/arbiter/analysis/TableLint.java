@@ -3,7 +3,7 @@ package io.arbiter.analysis;
 import io.arbiter.analysis.DecisionTable.Row;
 import io.arbiter.analysis.DecisionTable.Table;
 import io.arbiter.analysis.Finding.Severity;
-import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.engine.RuleBaseException;
 import io.arbiter.policytype.PolicyType;

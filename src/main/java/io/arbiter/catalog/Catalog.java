@@ -81,10 +81,6 @@ public final class Catalog {
         return Map.copyOf(compiled);
     }
 
-    public static Catalog of(Collection<Implementation> implementations) {
-        return new Catalog(implementations, List.of(), List.of(), List.of());
-    }
-
     /**
      * This catalog's Interfaces, Types and Attributes with other Implementations: a request's inline
      * Implementations replace the catalog's, while revisions and schemas still come from the catalog.

@@ -2,8 +2,8 @@ package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.Decisions;
-import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;

@@ -61,8 +61,8 @@ public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> rule
 
     /**
      * What {@code derive} derives from this snapshot, derived once (the first caller derives, concurrent ones wait).
-     * Builders of a snapshot derive everything before they publish it ({@link Decisions#prepare}), so decisions find
-     * it ready. A derivation may use another one (it runs outside the map's locks).
+     * Builders of a snapshot derive everything before they publish it ({@code Decisions.prepare} in the runtime
+     * package), so decisions find it ready. A derivation may use another one (it runs outside the map's locks).
      */
     public <T extends Derived> T derived(String name, Function<Snapshot, T> derive) {
         FutureTask<Derived> task = new FutureTask<>(() -> derive.apply(this));

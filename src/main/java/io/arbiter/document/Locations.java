@@ -28,10 +28,6 @@ public final class Locations {
         return new Locations(source);
     }
 
-    public static Locations none() {
-        return new Locations(Map.of());
-    }
-
     private synchronized Map<String, Location> byPath() {
         if (byPath == null) {
             byPath = source.get().byPath();

@@ -17,8 +17,6 @@ import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
 import org.kie.api.io.ResourceType;
-import org.kie.api.builder.KieModule;
-import org.kie.api.runtime.KieContainer;
 import org.drools.compiler.kie.builder.impl.InternalKieModule;
 import java.io.InputStream;
 import org.slf4j.Logger;
@@ -47,14 +45,8 @@ public final class RuleBaseBuilder {
     private static final AtomicLong BUILDS = new AtomicLong();
     private static final int POOL_SIZE = 16;
     private static final String GROUP = "io.arbiter.rules";
-
-    static {
-        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
-        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it.
-        if (System.getProperty("drools.externaliseCanonicalModelLambda") == null) {
-            System.setProperty("drools.externaliseCanonicalModelLambda", "false");
-        }
-    }
+    /** ExternaliseCanonicalModelLambdaOption.PROPERTY_NAME (org.kie.internal): a kmodule.xml configuration key. */
+    private static final String EXTERNALISE_LAMBDAS = "drools.externaliseCanonicalModelLambda";
 
     private RuleBaseBuilder() {
     }
@@ -115,16 +107,23 @@ public final class RuleBaseBuilder {
         String revision = revisionOf(files);
         KieServices services = KieServices.get();
         byte[] precompiled = precompiled(name, revision);
-        KieContainer container;
+        ReleaseId releaseId;
         if (precompiled != null) {
-            KieModule module = services.getRepository().addKieModule(services.getResources().newByteArrayResource(precompiled));
-            container = services.newKieContainer(module.getReleaseId());
+            releaseId = services.getRepository().addKieModule(services.getResources().newByteArrayResource(precompiled))
+                    .getReleaseId();
         } else {
-            ReleaseId releaseId = services.newReleaseId(GROUP, artifactOf(name), "1.0." + BUILDS.incrementAndGet());
+            releaseId = services.newReleaseId(GROUP, artifactOf(name), "1.0." + BUILDS.incrementAndGet());
             compile(name, files, releaseId);
-            container = services.newKieContainer(releaseId);
         }
-        KieBase kieBase = container.getKieBase();
+        KieBase kieBase;
+        try {
+            kieBase = services.newKieContainer(releaseId).getKieBase();
+        } finally {
+            // The container holds its module: the JVM-wide repository need not, or every reload would keep one (up to
+            // kie.repository.project.versions.cache.size per rule base). A released rule base is then garbage once
+            // the last decision on it ends; nothing is disposed under a decision still running.
+            services.getRepository().removeKieModule(releaseId);
+        }
         List<String> ruleNames = kieBase.getKiePackages().stream()
                 .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
                 .sorted().toList();
@@ -137,12 +136,14 @@ public final class RuleBaseBuilder {
 
     /**
      * Every rule (queries aside) must be in a ruleflow group the type fires: a rule in any other group compiles
-     * and never fires, and one without a group fires in whatever phase happens to run. A rule base of queries only
+     * and never fires, and one without a group fires in whatever phase happens to run. Every phase must hold a rule:
+     * a phase the type lists and no rule names is a typo on one side or the other. A rule base of queries only
      * decides nothing.
      */
     static void checkPhases(String name, KieBase kieBase, List<String> phases, List<RuleFile> files) {
         int rules = 0;
         List<String> problems = new ArrayList<>();
+        java.util.Set<String> empty = new java.util.LinkedHashSet<>(phases);
         for (KiePackage pkg : kieBase.getKiePackages()) {
             for (Rule rule : pkg.getRules()) {
                 if (rule.getKnowledgeType() != KieDefinition.KnowledgeType.RULE) {
@@ -155,14 +156,19 @@ public final class RuleBaseBuilder {
                 } else if (!phases.contains(group)) {
                     problems.add(describe(rule, files) + " is in ruleflow-group '" + group + "', which is not a phase of '"
                             + name + "' and would never fire; phases: " + phases);
+                } else {
+                    empty.remove(group);
                 }
             }
         }
         if (rules == 0) {
             throw new RuleBaseException("the rule base '" + name + "' has no rules (queries alone decide nothing)");
         }
+        for (String phase : empty) {
+            problems.add("phase '" + phase + "' of '" + name + "' has no rule (no rule has ruleflow-group \"" + phase + "\")");
+        }
         if (!problems.isEmpty()) {
-            throw new RuleBaseException("the rule base '" + name + "' has rules outside its phases:\n  "
+            throw new RuleBaseException("the rule base '" + name + "' does not match its phases:\n  "
                     + String.join("\n  ", problems));
         }
     }
@@ -197,7 +203,11 @@ public final class RuleBaseBuilder {
      */
     public static byte[] precompile(String name, List<RuleFile> files) {
         ReleaseId releaseId = KieServices.get().newReleaseId(GROUP, artifactOf(name), "0.0.0-" + revisionOf(files));
-        return ((InternalKieModule) compile(name, files, releaseId).getKieModule()).getBytes();
+        try {
+            return ((InternalKieModule) compile(name, files, releaseId).getKieModule()).getBytes();
+        } finally {
+            KieServices.get().getRepository().removeKieModule(releaseId);
+        }
     }
 
     /** The classpath resource a precompiled rule base for these files lives in. */
@@ -219,6 +229,11 @@ public final class RuleBaseBuilder {
         KieServices services = KieServices.get();
         KieFileSystem fileSystem = services.newKieFileSystem();
         fileSystem.generateAndWritePomXML(releaseId);
+        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
+        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it. Set for this
+        // module's builder only (kmodule.xml configuration), not JVM-wide.
+        fileSystem.writeKModuleXML(services.newKieModuleModel()
+                .setConfigurationProperty(EXTERNALISE_LAMBDAS, "false").toXML());
         for (RuleFile file : files) {
             fileSystem.write("src/main/resources/io/arbiter/rules/" + artifactOf(name) + "/" + file.name(),
                     services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));

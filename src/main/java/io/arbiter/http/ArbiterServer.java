@@ -1,8 +1,8 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Decisions;
-import io.arbiter.decision.Reloader;
-import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.Reloader;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.Target;
 import io.vertx.core.Context;

@@ -4,7 +4,7 @@ import io.arbiter.analysis.Finding;
 import io.arbiter.analysis.PolicyLint;
 
 import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.document.Documents;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policytype.PolicyTypeView;

@@ -2,7 +2,7 @@ package io.arbiter.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.vertx.core.buffer.Buffer;

@@ -1,7 +1,7 @@
 package io.arbiter.http;
 
 import io.arbiter.audit.AuditSettings;
-import io.arbiter.decision.Reloader;
+import io.arbiter.runtime.Reloader;
 import io.arbiter.decision.Settings;
 
 import java.time.Duration;
@@ -64,10 +64,6 @@ public record ServerOptions(String host, int port, Settings settings, String adm
     public ServerOptions withDecisionDeadline(Duration deadline) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,
                 readTimeout, deadline);
-    }
-
-    public boolean adminEnabled() {
-        return adminToken != null && !adminToken.isBlank();
     }
 
     private static void requirePositive(String name, Duration value, boolean zeroAllowed) {

@@ -1,6 +1,6 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.policytype.PolicyType;

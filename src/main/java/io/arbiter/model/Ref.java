@@ -9,10 +9,6 @@ public record Ref(String path, String revision) {
         Objects.requireNonNull(path, "path");
     }
 
-    public static Ref of(String path, String revision) {
-        return new Ref(path, revision);
-    }
-
     /** Parses {@code path} or {@code path:revision}. */
     public static Ref parse(String text) {
         int colon = text.indexOf(':');

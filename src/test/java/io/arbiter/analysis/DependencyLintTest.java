@@ -1,8 +1,8 @@
 package io.arbiter.analysis;
 
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Settings;
-import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.arbiter.analysis;
 import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
-import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.model.Ref;
 import io.arbiter.model.TypeInstance;
 import io.arbiter.policy.PolicyParser;

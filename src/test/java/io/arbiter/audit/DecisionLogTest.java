@@ -1,7 +1,7 @@
 package io.arbiter.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;

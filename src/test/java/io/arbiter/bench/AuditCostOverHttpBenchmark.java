@@ -1,6 +1,6 @@
 package io.arbiter.bench;
 
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Settings;
 import io.arbiter.http.ArbiterServer;
 import io.arbiter.http.ServerOptions;

@@ -9,7 +9,7 @@ import io.arbiter.audit.KafkaSinkSettings;
 import io.arbiter.audit.Metrics;
 import io.arbiter.audit.QueuedDecisionLog;
 import io.arbiter.audit.RecentDecisions;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;

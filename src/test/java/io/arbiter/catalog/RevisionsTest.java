@@ -39,7 +39,7 @@ class RevisionsTest {
     /** A request's revisions are compared without being kept: a shared cache must not grow with what requests send. */
     @Test
     void revisionsARequestBringsAreNotKept() {
-        io.arbiter.decision.Decisions decisions = new io.arbiter.decision.Decisions(
+        io.arbiter.runtime.Decisions decisions = new io.arbiter.runtime.Decisions(
                 io.arbiter.policytype.PolicyTypeRegistry.discover(),
                 io.arbiter.testing.Fixtures.snapshot(io.arbiter.testing.Fixtures.embeddedPolicy()));
         int kept = Revisions.keptCount();

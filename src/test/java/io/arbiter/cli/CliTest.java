@@ -289,7 +289,7 @@ class CliTest {
         Path log = temp.resolve("decisions.log");
         var audit = new io.arbiter.audit.Audit(new io.arbiter.audit.FileDecisionLog(log, 1 << 20, 1, 100,
                 io.arbiter.audit.DecisionLog.Mode.REQUIRED), new io.arbiter.audit.RecentDecisions(10), new io.arbiter.audit.Metrics(), false);
-        var decisions = new io.arbiter.decision.Decisions(PolicyTypeRegistry.discover(),
+        var decisions = new io.arbiter.runtime.Decisions(PolicyTypeRegistry.discover(),
                 io.arbiter.testing.Fixtures.snapshot(io.arbiter.testing.Fixtures.embeddedPolicy()), audit);
         var decided = decisions.decide("implementation", "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}".getBytes(),
                 "application/json");

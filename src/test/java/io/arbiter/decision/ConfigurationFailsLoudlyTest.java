@@ -1,5 +1,6 @@
 package io.arbiter.decision;
 
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.engine.RuleBaseException;
 import io.arbiter.policytype.PolicyTypeRegistry;

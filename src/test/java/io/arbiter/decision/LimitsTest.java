@@ -1,5 +1,6 @@
 package io.arbiter.decision;
 
+import io.arbiter.runtime.Decisions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,6 @@
 package io.arbiter.decision;
 
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Problem;
 import io.arbiter.policytype.PolicyTypeRegistry;

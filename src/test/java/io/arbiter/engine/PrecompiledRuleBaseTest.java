@@ -4,8 +4,16 @@ import io.arbiter.decision.implementation.ImplementationDecider;
 import io.arbiter.testing.RuleTestSupport;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
+import org.drools.base.definitions.rule.impl.RuleImpl;
+import org.kie.api.KieBase;
+import org.kie.api.KieServices;
+import org.kie.api.builder.ReleaseId;
+import org.kie.api.definition.KiePackage;
+import org.kie.api.definition.rule.Rule;
+
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,8 +29,36 @@ class PrecompiledRuleBaseTest {
         byte[] kjar = RuleBaseBuilder.precompile("capact.implementation", files);
         String resource = RuleBaseBuilder.precompiledResource("capact.implementation", files);
 
-        assertTrue(kjar.length > 1000);
         assertEquals("precompiled/capact.implementation-" + fromSource.revision() + ".kjar", resource);
+        assertEquals(rules(fromSource.kieBase()), rules(load(kjar)));
+    }
+
+    /** Each rule by package and name, with what decides when it fires: its ruleflow group, salience and conditions (the
+     * bindings they declare; the compiler's own generated names are numbered per build, so they do not count). */
+    private static Map<String, String> rules(KieBase kieBase) {
+        Map<String, String> rules = new TreeMap<>();
+        for (KiePackage pkg : kieBase.getKiePackages()) {
+            for (Rule rule : pkg.getRules()) {
+                RuleImpl impl = (RuleImpl) rule;
+                rules.put(pkg.getName() + "." + rule.getName(), impl.getRuleFlowGroup() + " salience "
+                        + impl.getSalience() + " when " + impl.getLhs().getChildren().stream()
+                        .map(element -> element.getClass().getSimpleName() + element.getInnerDeclarations().keySet()
+                                .stream().filter(binding -> !binding.startsWith("GENERATED_")).sorted().toList())
+                        .toList());
+            }
+        }
+        return rules;
+    }
+
+    private static KieBase load(byte[] kjar) {
+        KieServices services = KieServices.get();
+        ReleaseId releaseId = services.getRepository().addKieModule(services.getResources().newByteArrayResource(kjar))
+                .getReleaseId();
+        try {
+            return services.newKieContainer(releaseId).getKieBase();
+        } finally {
+            services.getRepository().removeKieModule(releaseId);
+        }
     }
 
     @Test

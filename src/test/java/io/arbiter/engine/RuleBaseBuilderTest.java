@@ -76,6 +76,54 @@ class RuleBaseBuilderTest {
         assertTrue(e.getMessage().contains("broken.drl"), e.getMessage());
     }
 
+    private static final String TWO_PHASE_RULES = """
+            package io.arbiter.rules.phases;
+            rule "first rule"
+                ruleflow-group "first"
+            when
+                String()
+            then
+            end
+            rule "stray rule"
+                ruleflow-group "frist"
+            when
+                Integer()
+            then
+            end
+            """;
+
+    @Test
+    void ruleInAGroupThatIsNoPhaseIsRefusedWithTheRuleNamed() throws IOException {
+        Path rules = Files.createDirectories(temp.resolve("rules"));
+        Files.writeString(rules.resolve("phases.drl"), TWO_PHASE_RULES);
+
+        RuleBaseException e = assertThrows(RuleBaseException.class,
+                () -> RuleBaseBuilder.build("phases", rules, temp.resolve("no-tables"), List.of("first")));
+
+        assertTrue(e.getMessage().contains("rule 'stray rule' in phases.drl is in ruleflow-group 'frist'"), e.getMessage());
+        assertTrue(!e.getMessage().contains("'first rule'"), e.getMessage());
+    }
+
+    @Test
+    void phaseWithoutARuleIsRefusedWithThePhaseNamed() throws IOException {
+        Path rules = Files.createDirectories(temp.resolve("rules"));
+        Files.writeString(rules.resolve("phases.drl"), TWO_PHASE_RULES);
+
+        RuleBaseException e = assertThrows(RuleBaseException.class,
+                () -> RuleBaseBuilder.build("phases", rules, temp.resolve("no-tables"), List.of("first", "frist", "second")));
+
+        assertEquals("the rule base 'phases' does not match its phases:\n"
+                + "  phase 'second' of 'phases' has no rule (no rule has ruleflow-group \"second\")", e.getMessage());
+    }
+
+    @Test
+    void everyPackagedRuleBaseMatchesItsPhases() {
+        for (var type : io.arbiter.policytype.PolicyTypeRegistry.discover().types()) {
+            RuleBaseBuilder.build(type.name(), io.arbiter.runtime.SnapshotLoader.ruleFiles(type, null, null),
+                    type.ruleSet().phases());
+        }
+    }
+
     /** The implementation rule files with the precedence table's content replaced. */
     private static List<RuleBaseBuilder.RuleFile> withTable(String content) {
         return RuleTestSupport.files("implementation").stream()

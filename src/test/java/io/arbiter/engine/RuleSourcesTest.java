@@ -1,6 +1,6 @@
 package io.arbiter.engine;
 
-import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import org.junit.jupiter.api.Test;

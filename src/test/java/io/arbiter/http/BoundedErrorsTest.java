@@ -1,6 +1,6 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.CostlyRequests;
 import io.arbiter.testing.Fixtures;

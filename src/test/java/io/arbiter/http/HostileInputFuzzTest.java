@@ -2,7 +2,7 @@ package io.arbiter.http;
 
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;

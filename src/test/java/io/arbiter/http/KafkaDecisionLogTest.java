@@ -9,7 +9,7 @@ import io.arbiter.audit.KafkaSinkSettings;
 import io.arbiter.audit.Metrics;
 import io.arbiter.audit.RecentDecisions;
 import io.arbiter.cli.ArbiterCli;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Settings;
 import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;

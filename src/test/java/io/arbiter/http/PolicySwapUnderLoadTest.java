@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Decisions see one consistent snapshot: 8 threads decide continuously while the global policy is replaced 50
- * times, alternating two policies with different outcomes. No request fails, and every outcome matches the
- * policy revision its response reports.
+ * times, alternating two policies with different outcomes. No request fails, decisions are made under both
+ * policies, every outcome matches the policy revision its response reports, and the last policy put serves.
  */
 class PolicySwapUnderLoadTest {
 
@@ -34,6 +37,8 @@ class PolicySwapUnderLoadTest {
               default: {inject: {requiredTypeInstances: [{id: c268d3f5-8834-434b-bea2-b677793611c5}]}}
               rules: [{interface: {path: cap.*}, oneOf: [{implementationConstraints: {}}]}]
             """;
+    /** A server that errs or hangs fails the test within this, instead of hanging it. */
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static ArbiterServer server;
 
     @BeforeAll
@@ -58,13 +63,15 @@ class PolicySwapUnderLoadTest {
         assertEquals(200, admin.send("PUT", "/v1/policy", "application/yaml", ALLOW.getBytes(), "Authorization", "Bearer " + TOKEN).status());
         AtomicBoolean swapping = new AtomicBoolean(true);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        List<Future<Integer>> deciders = new ArrayList<>();
+        List<Future<?>> deciders = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
             deciders.add(pool.submit(() -> {
                 HttpTestClient client = new HttpTestClient(server.port());
-                int decided = 0;
-                while (swapping.get() || decided < 20) {
+                // every answer counts, a failure too: a failing server ends the loop instead of spinning on it
+                for (int answers = 0; (swapping.get() || answers < 20) && System.nanoTime() < deadline; answers++) {
                     var response = client.postJson("/v1/decisions/implementation",
                             "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}");
                     if (response.status() != 200) {
@@ -72,32 +79,40 @@ class PolicySwapUnderLoadTest {
                         continue;
                     }
                     JsonNode decision = response.json();
-                    String want = expected.get(decision.path("policyRevision").asText());
+                    String revision = decision.path("policyRevision").asText();
+                    String want = expected.get(revision);
+                    seen.add(revision + " " + decision.path("outcome").asText());
                     if (!decision.path("outcome").asText().equals(want)) {
-                        failures.add("revision " + decision.path("policyRevision").asText() + " answered "
-                                + decision.path("outcome").asText() + ", expected " + want);
+                        failures.add("revision " + revision + " answered " + decision.path("outcome").asText()
+                                + ", expected " + want);
                     }
-                    decided++;
                 }
-                return decided;
+                return null;
             }));
         }
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 50 && System.nanoTime() < deadline; i++) {
             var put = admin.send("PUT", "/v1/policy", "application/yaml", (i % 2 == 0 ? DENY : ALLOW).getBytes(),
                     "Authorization", "Bearer " + TOKEN);
             if (put.status() != 200) {
                 failures.add("PUT " + put.status() + " " + put.body());
             }
-            Thread.sleep(10);
+            Thread.sleep(10); // paces the swaps so that decisions run under both policies
         }
         swapping.set(false);
-        int total = 0;
-        for (Future<Integer> decider : deciders) {
-            total += decider.get();
+        try {
+            for (Future<?> decider : deciders) {
+                decider.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
         }
-        pool.shutdown();
+        var last = admin.postJson("/v1/decisions/implementation",
+                "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}").json();
 
         assertTrue(failures.isEmpty(), failures.size() + " failures, e.g. " + failures.peek());
-        assertTrue(total >= 160, "decisions made: " + total);
+        assertEquals(Set.of(revision(DENY) + " DENIED", revision(ALLOW) + " SELECTED"), seen,
+                "decisions under both policies, each with its own outcome");
+        assertEquals(revision(ALLOW), last.path("policyRevision").asText(), "the last policy put serves");
+        assertEquals("SELECTED", last.path("outcome").asText());
     }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.catalog.TypeInstanceLoader;
 import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.testing.RuleTestSupport;
 import io.arbiter.decision.implementation.ImplementationDecision;
 import io.arbiter.document.Documents;
@@ -68,11 +68,18 @@ class ScenarioTest {
         } catch (DecisionException e) {
             int status = e.code() == DecisionException.Code.INVALID_POLICY ? 422 : 400;
             assertEquals(expectedStatus, status, name + ": unexpected error " + e.code() + " " + e.problems());
-            assertEquals(expect.path("error").path("code").asText(e.code().name()), e.code().name(), name);
-            String mentions = expect.path("error").path("mentions").asText("");
+            assertEquals(required(expect, "code", name), e.code().name(), name);
+            String mentions = required(expect, "mentions", name);
             String all = e.getMessage() + " " + e.problems();
             assertTrue(all.contains(mentions), name + ": error should mention '" + mentions + "' but was " + all);
         }
+    }
+
+    /** An expected error names its code and a text of its message: absent, it would match any error. */
+    private static String required(JsonNode expect, String field, String name) {
+        String value = expect.path("error").path(field).asText("");
+        assertTrue(!value.isBlank(), name + ": an expected error must give error." + field);
+        return value;
     }
 
     /**

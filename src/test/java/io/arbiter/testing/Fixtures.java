@@ -85,8 +85,8 @@ public final class Fixtures {
     }
 
     /** The service facade over a snapshot, with every policy type on the test classpath. */
-    public static io.arbiter.decision.Decisions decisions(Snapshot snapshot) {
-        return new io.arbiter.decision.Decisions(io.arbiter.policytype.PolicyTypeRegistry.discover(), snapshot);
+    public static io.arbiter.runtime.Decisions decisions(Snapshot snapshot) {
+        return new io.arbiter.runtime.Decisions(io.arbiter.policytype.PolicyTypeRegistry.discover(), snapshot);
     }
 
     public static byte[] json(Object value) {

@@ -2,7 +2,7 @@ package io.arbiter.testing;
 
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;
-import io.arbiter.decision.SnapshotLoader;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;

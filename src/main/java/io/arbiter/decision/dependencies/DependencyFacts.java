@@ -59,17 +59,6 @@ public final class DependencyFacts {
         public int policyIndex() {
             return index;
         }
-
-        /** Identified by its position in the request: rules join on policies a lot, so equality must be cheap. */
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof PolicyFact policy && policy.index == index && policy.canonical.equals(canonical);
-        }
-
-        @Override
-        public int hashCode() {
-            return index;
-        }
     }
 
     /** {@code policies[policyIndex].policyTemplates[index]}; {@code object} is its own object, null when not observed. */
@@ -79,18 +68,6 @@ public final class DependencyFacts {
                         Observed object) {
             this(policyIndex, index, name, kind, ignorePending, applied, object,
                     "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name);
-        }
-
-        /** Identified by its position in the request: rules join on templates a lot, so equality must be cheap. */
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Template template && template.policyIndex == policyIndex && template.index == index
-                    && template.name.equals(name);
-        }
-
-        @Override
-        public int hashCode() {
-            return policyIndex * 31 + index;
         }
     }
 
@@ -209,12 +186,6 @@ public final class DependencyFacts {
             return wanted.policyIndex();
         }
 
-        /** By owner: queries hash every row, and a record's own hash would walk its wanted dependency's strings. */
-        @Override
-        public int hashCode() {
-            return template != null ? template.hashCode() : -1 - wanted.policyIndex();
-        }
-
         public String label() {
             return wanted.dependency().label();
         }
@@ -229,12 +200,6 @@ public final class DependencyFacts {
             implements Fact {
         public TemplateState(Template template, String state, String compliant, String message) {
             this(template, state, compliant, message, template.factId() + " " + state);
-        }
-
-        /** By template (one state each): queries hash every row, and a record's own hash would walk the message. */
-        @Override
-        public int hashCode() {
-            return template.hashCode();
         }
 
         public int policyIndex() {
@@ -253,11 +218,6 @@ public final class DependencyFacts {
     /** What to do with the template's object: APPLY, NONE or DELETE. */
     @FactId("{template.factId} {action}")
     public record TemplateAction(Template template, String action) implements Fact {
-        /** By template (one action each): queries hash every row. */
-        @Override
-        public int hashCode() {
-            return template.hashCode();
-        }
     }
 
     /** A policy's compliance from its templates (the policy-compliance table). */

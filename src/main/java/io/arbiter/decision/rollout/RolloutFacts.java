@@ -75,17 +75,6 @@ public final class RolloutFacts {
 
     /** A decision group; {@code order} is its place in ascending {@code groupIndex}. */
     public record Group(int groupIndex, String groupName, int order, int size) implements Fact {
-        /** Rules join on groups by {@code ==}: the index identifies a group in a request, so compare that only. */
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Group group && group.groupIndex == groupIndex && group.order == order;
-        }
-
-        @Override
-        public int hashCode() {
-            return groupIndex;
-        }
-
         @Override
         public String factId() {
             return "group " + groupIndex + (groupName.isEmpty() ? "" : " " + groupName);
@@ -107,20 +96,6 @@ public final class RolloutFacts {
         public ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
                             String status, Long lastTransition) {
             this(name, groupIndex, groupOrder, rank, recordIndex, recordRank, status, lastTransition, "cluster " + name);
-        }
-
-        /**
-         * Rules join on clusters by {@code ==} thousands of times per decision, and Drools hashes every fact it
-         * inserts: the rank and the name identify a cluster in a request, so compare and hash those only.
-         */
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof ClusterState cluster && cluster.rank == rank && cluster.name.equals(name);
-        }
-
-        @Override
-        public int hashCode() {
-            return rank;
         }
 
         /** When the current status began: its transition time, or now when the record has none. */
@@ -227,14 +202,6 @@ public final class RolloutFacts {
     @FactId("{phase} rollout {cluster.name}")
     public record RolloutEntry(String phase, ClusterState cluster, int section, long key, String status, Long recheckAt)
             implements Fact {
-        /**
-         * Query results hash every row's fact, thousands per rollout: the cluster and the list position identify
-         * an entry, so hash those (equality stays the record's).
-         */
-        @Override
-        public int hashCode() {
-            return 31 * cluster.hashCode() + Long.hashCode(key);
-        }
     }
 
     /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code key}. */

@@ -2,7 +2,7 @@ package io.arbiter.decision.implementation;
 
 import io.arbiter.catalog.Catalog;
 import io.arbiter.catalog.ManifestLoader;
-import io.arbiter.decision.Decisions;
+import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.engine.FiredRule;

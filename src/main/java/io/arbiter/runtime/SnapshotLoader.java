@@ -1,5 +1,11 @@
-package io.arbiter.decision;
+package io.arbiter.runtime;
 
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Settings;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.decision.SnapshotLoadException;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.catalog.Catalog;
 import io.arbiter.document.Documents;
 import io.arbiter.document.Locations;
@@ -126,12 +132,6 @@ public final class SnapshotLoader {
             return old;
         }
         return RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases());
-    }
-
-    /** A type's rules: from {@code --rules/--decision-tables} when given, else packaged on the classpath. */
-    static CompiledRuleBase ruleBase(PolicyType type, Settings settings) {
-        return RuleBaseBuilder.build(type.name(), ruleFiles(type, settings.rulesDir(), settings.tablesDir()),
-                type.ruleSet().phases());
     }
 
     /**

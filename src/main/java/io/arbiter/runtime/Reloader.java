@@ -1,5 +1,10 @@
-package io.arbiter.decision;
+package io.arbiter.runtime;
 
+import io.arbiter.decision.Settings;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.Reloader;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,7 @@
-package io.arbiter.decision;
+package io.arbiter.runtime;
 
+import io.arbiter.runtime.PrecompileRules;
+import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;

@@ -1,5 +1,12 @@
-package io.arbiter.decision;
+package io.arbiter.runtime;
 
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.RevisionMatch;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.decision.SnapshotFirings;
+import io.arbiter.decision.SnapshotLoadException;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.SnapshotLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
