@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.function.Function;
 
 /**
@@ -62,29 +60,12 @@ public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> rule
     /**
      * What {@code derive} derives from this snapshot, derived once (the first caller derives, concurrent ones wait).
      * Builders of a snapshot derive everything before they publish it ({@code Decisions.prepare} in the runtime
-     * package), so decisions find it ready. A derivation may use another one (it runs outside the map's locks).
+     * package), so decisions find it ready.
      */
     public <T extends Derived> T derived(String name, Function<Snapshot, T> derive) {
-        FutureTask<Derived> task = new FutureTask<>(() -> derive.apply(this));
-        FutureTask<Derived> existing = derivations.byName.putIfAbsent(name, task);
-        if (existing == null) {
-            task.run();
-            existing = task;
-        }
-        try {
-            @SuppressWarnings("unchecked")
-            T derived = (T) existing.get();
-            return derived;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while " + name + " was derived", e);
-        } catch (ExecutionException e) {
-            derivations.byName.remove(name, existing); // not kept: the next caller tries again
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        @SuppressWarnings("unchecked")
+        T derived = (T) derivations.byName.computeIfAbsent(name, ignored -> derive.apply(this));
+        return derived;
     }
 
     /**
@@ -103,15 +84,7 @@ public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> rule
     /** The firings of everything derived so far, by key. */
     public SnapshotFirings firings() {
         Map<String, List<FiredRule>> firings = new TreeMap<>();
-        for (FutureTask<Derived> task : derivations.byName.values()) {
-            if (task.isDone()) {
-                try {
-                    firings.putAll(task.get().firings());
-                } catch (InterruptedException | ExecutionException e) {
-                    // a derivation that failed derived nothing: its decisions are made at request time
-                }
-            }
-        }
+        derivations.byName.values().forEach(derived -> firings.putAll(derived.firings()));
         Map<String, String> rules = new LinkedHashMap<>();
         ruleBases.forEach((kind, base) -> rules.put(kind, base.revision()));
         return new SnapshotFirings(revision(), policy.revision(), rules, catalog.revision(), typeInstances.revision(), firings);
@@ -138,7 +111,7 @@ public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> rule
 
     /** What was derived from one snapshot: never compared, never copied to another snapshot. */
     public static final class Derivations {
-        private final Map<String, FutureTask<Derived>> byName = new ConcurrentHashMap<>();
+        private final Map<String, Derived> byName = new ConcurrentHashMap<>();
         private volatile String revision;
 
         @Override

@@ -57,7 +57,7 @@ public final class ImplementationDecider {
 
     public static final String KIND = "implementation";
     public static final List<String> PHASES = List.of(
-            "satisfaction", "merge-order", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
+            "merge-order", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
             "rule-key", "rule-selection", "matching", "outcome",
             "selection", "offers", "overrides", "injection", "injection-checks");
     /** Run after the decision, only when the caller asks why: they derive one Rejection per reason. */
@@ -80,21 +80,16 @@ public final class ImplementationDecider {
             Evaluation derived = derivedDecisions(snapshot).decisions().get(interfaceRef);
             if (derived != null) {
                 String key = interfaceRef.toString();
-                return decision(derived, List.of(), snapshot.firingsOf(key, derived.firings()), snapshot);
+                return decision(derived, List.of(), snapshot.firingsOf(key, derived.run().firedRules()), snapshot);
             }
         }
         return decideAtRequestTime(request, snapshot);
     }
 
-    /**
-     * Runs the rules over the snapshot's facts and the request's: what is not derived. The firings that derived the
-     * Interface's candidates with the snapshot are referenced, the request's own are inline.
-     */
+    /** Runs every phase of the rules over the snapshot's facts and the request's: what is not derived. */
     static ImplementationDecision decideAtRequestTime(ImplementationRequest request, Snapshot snapshot) {
         Evaluation evaluation = evaluate(request, snapshot);
-        SnapshotFirings.Reference candidates = evaluation.candidates() == null ? null
-                : snapshot.firingsOf(evaluation.candidates().key(), evaluation.candidates().firings());
-        return decision(evaluation, evaluation.run().firedRules(), candidates, snapshot);
+        return decision(evaluation, evaluation.run().firedRules(), null, snapshot);
     }
 
     /** A request that adds nothing to the snapshot: its decision is the one derived for its Interface. */
@@ -129,69 +124,9 @@ public final class ImplementationDecider {
         @Override
         public Map<String, List<FiredRule>> firings() {
             Map<String, List<FiredRule>> firings = new LinkedHashMap<>();
-            decisions.forEach((ref, evaluation) -> firings.put(ref.toString(), evaluation.firings()));
+            decisions.forEach((ref, evaluation) -> firings.put(ref.toString(), evaluation.run().firedRules()));
             return firings;
         }
-    }
-
-    /**
-     * The candidate facts of each Interface path of the catalog, for requests that bring neither Implementations
-     * nor TypeInstances: the Interface's Implementations, their requirements and parameter schemas, and which
-     * requirements a TypeInstance of the store or the platform meets, which the satisfaction rules derive once per
-     * snapshot.
-     */
-    record DerivedCandidates(Map<String, Candidates> byPath) implements Derived {
-        @Override
-        public Map<String, List<FiredRule>> firings() {
-            Map<String, List<FiredRule>> firings = new LinkedHashMap<>();
-            byPath.values().forEach(candidates -> firings.put(candidates.key(), candidates.firings()));
-            return firings;
-        }
-    }
-
-    /** The facts a decision on one Interface path starts from, and the firings that derived them (under {@code key}). */
-    record Candidates(String key, List<Object> facts, List<FiredRule> firings) {
-        Candidates {
-            facts = List.copyOf(facts);
-            firings = List.copyOf(firings);
-        }
-    }
-
-    static DerivedCandidates derivedCandidates(Snapshot snapshot) {
-        return snapshot.derived(ImplementationPolicyType.NAME + "/candidates", ImplementationDecider::deriveCandidates);
-    }
-
-    private static DerivedCandidates deriveCandidates(Snapshot snapshot) {
-        Set<String> paths = new java.util.TreeSet<>();
-        interfaceRevisions(snapshot.catalog()).forEach(ref -> paths.add(ref.path()));
-        snapshot.catalog().interfaces().forEach(ref -> paths.add(ref.path()));
-        Map<String, Candidates> byPath = new LinkedHashMap<>();
-        for (String path : paths) {
-            try {
-                byPath.put(path, DecisionDeadline.after(DecisionDeadline.DEFAULT_BUDGET).within(() ->
-                        candidates(path, snapshot.catalog(), snapshot.typeInstances(), snapshot.platformTypeInstances(),
-                                snapshot.ruleBase(ImplementationPolicyType.NAME))));
-            } catch (RuntimeException e) {
-                // left to request time, which derives them itself
-                LOG.warn("the candidates of {} are not derived with the snapshot: {}", path, e.toString());
-            }
-        }
-        return new DerivedCandidates(Map.copyOf(byPath));
-    }
-
-    /** Runs the satisfaction rules over the catalog facts of one Interface path. */
-    private static Candidates candidates(String interfacePath, Catalog catalog, TypeInstanceStore store,
-                                         List<TypeInstance> platform, CompiledRuleBase ruleBase) {
-        List<Object> facts = new ArrayList<>();
-        catalogFacts(interfacePath, catalog, store, platform, facts);
-        CompiledRuleBase.Run<List<RequirementMet>> run = ruleBase.run(facts, List.of("satisfaction"), session -> {
-            List<RequirementMet> met = new ArrayList<>();
-            session.getQueryResults("requirements met").forEach(row -> met.add((RequirementMet) row.get("$met")));
-            return met;
-        });
-        List<Object> candidates = new ArrayList<>(facts.stream().filter(fact -> !(fact instanceof AvailableTypeInstance)).toList());
-        candidates.addAll(run.result());
-        return new Candidates("candidates/" + interfacePath, candidates, run.firedRules());
     }
 
     static DerivedDecisions derivedDecisions(Snapshot snapshot) {
@@ -238,24 +173,13 @@ public final class ImplementationDecider {
         return new Analysis(new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
                 result.appliedRule(), result.candidates(),
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), result.backends(), evaluation.firings(), null, result.explanation(),
+                result.injection(), result.backends(), evaluation.run().firedRules(), null, result.explanation(),
                 snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.revision(),
                 snapshot.policy().warnings()), problems);
     }
 
     /** One run of the rules for a request: what {@link #decide} renders and {@link #analyse} reads. */
-    private record Evaluation(Ref interfaceRef, CompiledRuleBase ruleBase, Candidates candidates,
-                              CompiledRuleBase.Run<Result> run) {
-
-        /** Every firing of the decision: those that derived its candidates with the snapshot, then its own. */
-        List<FiredRule> firings() {
-            if (candidates == null || candidates.firings().isEmpty()) {
-                return run.firedRules();
-            }
-            List<FiredRule> firings = new ArrayList<>(candidates.firings());
-            run.firedRules().forEach(fired -> firings.add(fired.renumbered(firings.size() + 1)));
-            return firings;
-        }
+    private record Evaluation(Ref interfaceRef, CompiledRuleBase ruleBase, CompiledRuleBase.Run<Result> run) {
     }
 
     private static Evaluation evaluate(ImplementationRequest request, Snapshot snapshot) {
@@ -271,20 +195,14 @@ public final class ImplementationDecider {
         for (int rank = 0; rank < snapshot.policyOrder().size(); rank++) {
             facts.add(new ConfiguredRank(SourceKind.valueOf(snapshot.policyOrder().get(rank)), rank + 1));
         }
-        Candidates candidates = request.implementations() == null && request.typeInstances() == null
-                ? derivedCandidates(snapshot).byPath().get(interfaceRef.path()) : null;
-        if (candidates != null) {
-            facts.addAll(candidates.facts());
-        } else {
-            catalogFacts(interfaceRef.path(), catalog, store, snapshot.platformTypeInstances(), facts);
-        }
+        catalogFacts(interfaceRef.path(), catalog, store, snapshot.platformTypeInstances(), facts);
 
         if (request.explain()) {
             requireExplainableSize(facts);
         }
         CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
         List<String> phases = request.explain() ? withExplanation() : PHASES;
-        return new Evaluation(interfaceRef, ruleBase, candidates,
+        return new Evaluation(interfaceRef, ruleBase,
                 ruleBase.run(facts, phases, session -> read(session, request.explain())));
     }
 
@@ -428,6 +346,14 @@ public final class ImplementationDecider {
             return RuleKeyKind.PATTERN;
         }
         return ruleInterface.revision() == null ? RuleKeyKind.PATH : RuleKeyKind.PATH_REVISION;
+    }
+
+    private static void injected(String itemId, Policy.Inject inject, InjectionSource source, TypeInstanceStore store,
+                                 List<Object> facts) {
+        for (Policy.RequiredTypeInstance required : inject.requiredTypeInstances()) {
+            store.find(required.id()).ifPresent(ti ->
+                    facts.add(new InjectedTypeInstance(itemId, ti.id(), ti.typeRef(), source)));
+        }
     }
 
     private record Result(Outcome outcome, AppliedRule appliedRule, List<Ref> candidates,

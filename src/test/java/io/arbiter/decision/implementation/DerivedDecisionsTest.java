@@ -74,10 +74,7 @@ class DerivedDecisionsTest {
             assertEquals(full.backends(), derived.backends(), ref.toString());
             assertNotEquals(full.decisionId(), derived.decisionId());
 
-            SnapshotFirings.Reference candidates = full.snapshotFirings();
-            assertEquals("candidates/" + ref.path(), candidates.key(), ref + ": a request-time run starts from the candidates");
-            List<FiredRule> candidateFirings = snapshot.firings().firings().get(candidates.key());
-            assertEquals(candidates.count(), candidateFirings.size(), ref.toString());
+            assertNull(full.snapshotFirings());
             assertEquals(List.of(), derived.firedRules(), ref + ": nothing fires at request time");
             SnapshotFirings.Reference reference = derived.snapshotFirings();
             assertEquals(snapshot.revision(), reference.revision());
@@ -85,9 +82,7 @@ class DerivedDecisionsTest {
             assertEquals(ref.toString(), reference.key());
             List<FiredRule> recorded = snapshot.firings().firings().get(reference.key());
             assertEquals(reference.count(), recorded.size(), ref.toString());
-            List<FiredRule> fullRun = new java.util.ArrayList<>(candidateFirings);
-            fullRun.addAll(full.firedRules());
-            assertEquals(sorted(fullRun), sorted(recorded), ref + ": the referenced firings are the candidates' and the run's");
+            assertEquals(sorted(full.firedRules()), sorted(recorded), ref + ": the referenced firings are the full run's");
         }
     }
 
@@ -102,8 +97,6 @@ class DerivedDecisionsTest {
         return known.stream().filter(ref -> ref.revision() != null)
                 .sorted(Comparator.comparing(Ref::toString)).toList();
     }
-
-    private static final String SATISFACTION = "Requirement is met by an available TypeInstance";
 
     @Test
     void anUnrevisionedRequestGetsTheDecisionOfTheHighestRevision() {
@@ -130,8 +123,7 @@ class DerivedDecisionsTest {
         RuleTestSupport.assertFired(withSnapshot, "Outcome SELECTED when a oneOf item won");
         RuleTestSupport.assertFired(withSnapshot, "A Hub storage injected for an aliased requirement is that alias's backend");
         RuleTestSupport.assertNotFired(withSnapshot, "Implementation of the Interface is tried for each oneOf item");
-        assertEquals("candidates/" + POSTGRES, explained.snapshotFirings().key(),
-                "an explanation is made at request time, from the candidates derived with the snapshot");
+        assertNull(explained.snapshotFirings(), "an explanation is made at request time");
         RuleTestSupport.assertFired(explained.firedRules(), "Implementation of the Interface is tried for each oneOf item");
         RuleTestSupport.assertFired(explained.firedRules(), "Outcome SELECTED when a oneOf item won");
     }
@@ -144,25 +136,8 @@ class DerivedDecisionsTest {
                 List.of(), null, null, false), snapshot);
 
         assertEquals(ImplementationFacts.Outcome.DENIED, decision.outcome());
+        assertNull(decision.snapshotFirings());
         RuleTestSupport.assertFired(decision.firedRules(), "Outcome DENIED when the applicable rule has an empty oneOf");
-        RuleTestSupport.assertNotFired(decision.firedRules(), SATISFACTION);
-        List<FiredRule> candidates = snapshot.firings().firings().get(decision.snapshotFirings().key());
-        assertEquals("candidates/" + POSTGRES, decision.snapshotFirings().key());
-        RuleTestSupport.assertFired(candidates, SATISFACTION);
-        assertEquals(Set.of(SATISFACTION), candidates.stream().map(f -> RuleTestSupport.name(f.rule())).collect(
-                java.util.stream.Collectors.toSet()), "only the satisfaction phase runs with the snapshot's candidates");
-    }
-
-    @Test
-    void aRequestBringingItsOwnTypeInstancesFindsWhatTheyMeetItself() {
-        Snapshot snapshot = Fixtures.snapshot(Fixtures.embeddedPolicy());
-        ImplementationDecision decision = ImplementationDecider.decide(new ImplementationRequest(new Ref(POSTGRES, "0.1.0"),
-                null, List.of(), null, List.copyOf(snapshot.typeInstances().all()), false), snapshot);
-
-        assertNull(decision.snapshotFirings(), "the snapshot's candidates are for its own TypeInstances");
-        RuleTestSupport.assertFired(decision.firedRules(), SATISFACTION);
-        assertEquals(ImplementationDecider.decide(ImplementationRequest.forInterface(new Ref(POSTGRES, "0.1.0")), snapshot)
-                .selected(), decision.selected());
     }
 
     /**
