@@ -3,9 +3,9 @@ package io.arbiter.engine;
 import org.kie.api.runtime.KieSession;
 
 import java.time.Duration;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -28,26 +28,11 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
 
     private static final ThreadLocal<DecisionDeadline> CURRENT = new ThreadLocal<>();
     private static final AtomicInteger THREADS = new AtomicInteger();
-    /**
-     * Halts sessions at their deadline. A decision that ends in time cancels its halt, which must then leave the
-     * queue: kept until its deadline, every cancelled halt would hold its session for the whole budget.
-     */
-    private static final ScheduledExecutorService TIMER = timer();
-
-    private static ScheduledExecutorService timer() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "arbiter-deadline-" + THREADS.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
-    }
-
-    /** How many halts wait in the timer's queue (only decisions under way, once cancelled halts leave it). */
-    static int pendingHalts() {
-        return ((ScheduledThreadPoolExecutor) TIMER).getQueue().size();
-    }
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "arbiter-deadline-" + THREADS.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /** A decision past its deadline or its firings limit; the message says which and names the limit. */
     public static final class ExceededException extends RuntimeException {

@@ -348,14 +348,6 @@ public final class ImplementationDecider {
         return ruleInterface.revision() == null ? RuleKeyKind.PATH : RuleKeyKind.PATH_REVISION;
     }
 
-    private static void injected(String itemId, Policy.Inject inject, InjectionSource source, TypeInstanceStore store,
-                                 List<Object> facts) {
-        for (Policy.RequiredTypeInstance required : inject.requiredTypeInstances()) {
-            store.find(required.id()).ifPresent(ti ->
-                    facts.add(new InjectedTypeInstance(itemId, ti.id(), ti.typeRef(), source)));
-        }
-    }
-
     private record Result(Outcome outcome, AppliedRule appliedRule, List<Ref> candidates,
                           ImplementationDecision.Injection injection, List<ImplementationDecision.StorageBackend> backends,
                           List<InjectionProblem> problems,
