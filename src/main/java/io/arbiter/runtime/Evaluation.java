@@ -1,0 +1,111 @@
+package io.arbiter.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.SnapshotFirings;
+import io.arbiter.document.DocumentException;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.FiredRule;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One decision as the offline tools (test suites, impact analysis, replay) see it: what was decided, without the
+ * fields that differ between two runs of the same decision (its id, the revisions it was made with, its firings),
+ * or the contract's error body when the request was refused; and every rule that fired for it, those recorded with
+ * the snapshot included, in firing order.
+ */
+public record Evaluation(String target, ObjectNode result, List<FiredRule> firings) {
+
+    /** Fields of a response that say how or when it was decided, not what. */
+    public static final Set<String> VOLATILE = Set.of("decisionId", "firedRules", "snapshotFirings", "snapshotRevision",
+            "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
+
+    public Evaluation {
+        firings = List.copyOf(firings);
+    }
+
+    /** Decides {@code body} (JSON or YAML) for {@code target} with {@code decisions}; a refusal is a result too. */
+    public static Evaluation of(Decisions decisions, String target, byte[] body) {
+        ObjectNode response;
+        try {
+            response = decisions.decide(target, body, "application/yaml");
+        } catch (DecisionException e) {
+            return refused(target, e.code().name(), e.getMessage(), e.problems());
+        } catch (DocumentException e) {
+            return refused(target, DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), e.problems());
+        }
+        List<FiredRule> firings = new ArrayList<>();
+        JsonNode reference = response.path("snapshotFirings");
+        if (reference.isObject()) {
+            decisions.snapshotFirings(reference.path("revision").asText())
+                    .map(SnapshotFirings::firings)
+                    .map(byKey -> byKey.getOrDefault(reference.path("key").asText(), List.of()))
+                    .ifPresent(firings::addAll);
+        }
+        for (JsonNode firing : response.path("firedRules")) {
+            List<String> facts = new ArrayList<>();
+            firing.path("facts").forEach(fact -> facts.add(fact.asText()));
+            firings.add(new FiredRule(firing.path("rule").asText(), firings.size() + 1, facts));
+        }
+        ObjectNode result = response.deepCopy();
+        result.remove(VOLATILE);
+        return new Evaluation(target, result, firings);
+    }
+
+    private static Evaluation refused(String target, String code, String message, List<io.arbiter.document.Problem> problems) {
+        ObjectNode result = Documents.jsonMapper().createObjectNode();
+        ObjectNode error = result.putObject("error");
+        error.put("code", code);
+        error.put("message", message);
+        error.set("details", Documents.jsonMapper().valueToTree(problems));
+        return new Evaluation(target, result, List.of());
+    }
+
+    /** True when the request was refused: {@link #result} is the error body. */
+    public boolean refused() {
+        return result.has("error");
+    }
+
+    /** The decision's {@code outcome}, the error code of a refusal, or {@code DECIDED} for a kind without outcomes. */
+    public String outcome() {
+        return refused() ? result.path("error").path("code").asText() : result.path("outcome").asText("DECIDED");
+    }
+
+    /** The qualified names of the rules that fired, in firing order. */
+    public List<String> firedRules() {
+        return firings.stream().map(FiredRule::rule).toList();
+    }
+
+    /** What was decided differently from {@code before}: each top-level field whose value differs, before and after. */
+    public Map<String, Change> changesFrom(Evaluation before) {
+        Map<String, Change> changes = new LinkedHashMap<>();
+        for (Iterator<String> names = union(before.result, result); names.hasNext(); ) {
+            String name = names.next();
+            JsonNode old = before.result.has(name) ? before.result.get(name) : NullNode.getInstance();
+            JsonNode now = result.has(name) ? result.get(name) : NullNode.getInstance();
+            if (!old.equals(now)) {
+                changes.put(name, new Change(old, now));
+            }
+        }
+        return changes;
+    }
+
+    /** One field of a decision, before and after a change. */
+    public record Change(JsonNode before, JsonNode after) {
+    }
+
+    private static Iterator<String> union(ObjectNode a, ObjectNode b) {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        a.fieldNames().forEachRemaining(names::add);
+        b.fieldNames().forEachRemaining(names::add);
+        return names.iterator();
+    }
+}
