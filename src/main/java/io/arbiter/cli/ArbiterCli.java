@@ -20,6 +20,7 @@ public final class ArbiterCli {
         cli.addSubcommand("decide", DecideCommand.withTargets(registry));
         cli.addSubcommand("policy-types", new PolicyTypesCommand(registry));
         cli.addSubcommand("lint", new LintCommand(registry));
+        cli.addSubcommand("test", new TestCommand(registry));
         cli.addSubcommand("migrate", new MigrateCommand());
         cli.addSubcommand("audit", new AuditCommand());
         // set after the subcommands are added: picocli applies these to the subcommands it has at the time

@@ -1,0 +1,175 @@
+package io.arbiter.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.document.DocumentException;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.RuleSources.RuleSource;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.suite.Coverage;
+import io.arbiter.suite.JUnitReport;
+import io.arbiter.suite.SuiteException;
+import io.arbiter.suite.SuiteRunner;
+import io.arbiter.suite.TestCase;
+import io.arbiter.suite.TestResult;
+import io.arbiter.suite.TestSuites;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code arbiter test PATH...}: runs policy test suites against a snapshot, as CI gates a policy change. */
+@Command(name = "test", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run policy test suites: decide each test's request with the policy, rules, decision tables and"
+                + " catalog given (the embedded default when none are) and compare the decision with what the test"
+                + " expects. PATH is a suite file (YAML or JSON) or a folder searched recursively for *.yaml, *.yml"
+                + " and *.json. The format is described in docs/testing.md.",
+                "",
+                "A suite has a top-level 'tests' list; each test has a name, a target (implementation by default,"
+                        + " backend, dependencies or rollout), a request (the body of POST /v1/decisions/<target>),"
+                        + " expect (a part of the response, matched recursively; an expected refusal is the error body,"
+                        + " e.g. {error: {code: INVALID_POLICY}}; firedRules and notFiredRules list rule names) and"
+                        + " optionally a policy file, relative to the suite, to decide under instead of --policy.",
+                "",
+                "Exit status: 0 every test passed, 1 a test failed, 2 usage error (no PATH, a file that cannot be"
+                        + " read, a malformed suite or policy, bad snapshot options): nothing was decided.",
+                ""},
+        footer = {"", "Example:",
+                "  arbiter test docs/examples/tests",
+                "  arbiter test --policy policy.yaml --junit target/policy-tests.xml --coverage tests/",
+                "",
+                "  # tests/selection.yaml",
+                "  tests:",
+                "    - name: postgres is installed with Bitnami's chart",
+                "      request: {interface: {path: cap.interface.database.postgresql.install, revision: 0.1.0}}",
+                "      expect:",
+                "        outcome: SELECTED",
+                "        selected: {path: cap.implementation.bitnami.postgresql.install}"})
+final class TestCommand implements Callable<Integer> {
+
+    enum Format { TEXT, JSON }
+
+    private final PolicyTypeRegistry registry;
+
+    @Parameters(paramLabel = "PATH", arity = "0..*", description = "Suite files and folders of them.")
+    List<Path> paths;
+
+    @Mixin
+    SnapshotOptions snapshot;
+
+    @Option(names = "--junit", paramLabel = "FILE", description = "Also write the results as JUnit XML to FILE, for CI.")
+    Path junit;
+
+    @Option(names = "--coverage", description = "Also list the rules and decision-table rows of the rule bases the"
+            + " suites' targets use that no test fired, and the share that fired.")
+    boolean coverage;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (default: PASS/FAIL per test, a diff per failure) or json"
+                    + " ({\"tests\", \"passed\", \"failed\", \"results\": [...], \"coverage\"}).")
+    Format format;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    TestCommand(PolicyTypeRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (paths == null || paths.isEmpty()) {
+            err.println("arbiter test: give at least one suite file or folder (see --help)");
+            return 2;
+        }
+        List<TestCase> tests;
+        List<TestResult> results;
+        SuiteRunner runner;
+        try {
+            tests = TestSuites.load(paths, registry);
+            Snapshot loaded = SnapshotLoader.load(snapshot.settings(), registry);
+            runner = new SuiteRunner(registry, loaded);
+            results = runner.runAll(tests);
+        } catch (SuiteException e) {
+            err.println("arbiter test: the suite " + e.file() + " cannot be run:");
+            e.lines().forEach(line -> err.println("  " + line));
+            return 2;
+        } catch (DocumentException e) {
+            err.println("arbiter test: " + e.getMessage());
+            e.problems().forEach(problem -> err.println("  " + problem));
+            return 2;
+        } catch (UncheckedIOException e) {
+            err.println("arbiter test: " + e.getMessage());
+            return 2;
+        }
+        Coverage covered = coverage ? Coverage.of(runner, results) : null;
+        if (junit != null) {
+            JUnitReport.write(results, junit);
+        }
+        if (format == Format.JSON) {
+            out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json(results, covered)));
+        } else {
+            text(results, covered, out);
+        }
+        out.flush();
+        return results.stream().allMatch(TestResult::passed) ? 0 : 1;
+    }
+
+    private static void text(List<TestResult> results, Coverage coverage, PrintWriter out) {
+        for (TestResult result : results) {
+            out.println((result.passed() ? "PASS " : "FAIL ") + result.test().title());
+            result.mismatches().forEach(mismatch -> out.println("    " + mismatch));
+        }
+        long failed = results.stream().filter(result -> !result.passed()).count();
+        out.println();
+        out.println(results.size() + " tests: " + (results.size() - failed) + " passed, " + failed + " failed");
+        if (coverage != null) {
+            out.println(String.format(Locale.ROOT, "coverage: %d of %d rules and table rows fired (%.1f%%)",
+                    coverage.covered(), coverage.rules().size(), coverage.percent()));
+            if (!coverage.notFired().isEmpty()) {
+                out.println("never fired:");
+                coverage.notFired().forEach(rule -> out.println("  " + Coverage.location(rule) + "  " + rule.name()));
+            }
+        }
+    }
+
+    private static ObjectNode json(List<TestResult> results, Coverage coverage) {
+        ObjectNode json = Documents.jsonMapper().createObjectNode();
+        long failed = results.stream().filter(result -> !result.passed()).count();
+        json.put("tests", results.size());
+        json.put("passed", results.size() - failed);
+        json.put("failed", failed);
+        ArrayNode list = json.putArray("results");
+        for (TestResult result : results) {
+            ObjectNode entry = list.addObject();
+            entry.put("file", result.test().file().toString());
+            entry.put("name", result.test().name());
+            entry.put("target", result.test().target());
+            entry.put("passed", result.passed());
+            result.mismatches().forEach(entry.putArray("mismatches")::add);
+        }
+        if (coverage != null) {
+            ObjectNode node = json.putObject("coverage");
+            node.put("rules", coverage.rules().size());
+            node.put("fired", coverage.covered());
+            node.put("percent", Math.round(coverage.percent() * 10) / 10.0);
+            ArrayNode notFired = node.putArray("notFired");
+            for (RuleSource rule : coverage.notFired()) {
+                notFired.add(Documents.jsonMapper().valueToTree(rule));
+            }
+        }
+        return json;
+    }
+}

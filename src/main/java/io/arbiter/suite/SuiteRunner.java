@@ -1,0 +1,92 @@
+package io.arbiter.suite;
+
+import io.arbiter.decision.Snapshot;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.RuleSources;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.Evaluation;
+import io.arbiter.runtime.SnapshotLoader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs tests against one snapshot. A test with its own {@code policy} runs against the same snapshot with that
+ * global policy, derived once per policy file for the life of the runner. Thread-safe.
+ */
+public final class SuiteRunner {
+
+    private final PolicyTypeRegistry registry;
+    private final Snapshot snapshot;
+    private final Decisions decisions;
+    private final Map<Path, Decisions> byPolicy = new ConcurrentHashMap<>();
+    private volatile Map<String, String> shortNames;
+
+    public SuiteRunner(PolicyTypeRegistry registry, Snapshot snapshot) {
+        this.registry = registry;
+        this.snapshot = snapshot;
+        this.decisions = new Decisions(registry, Decisions.prepare(registry, snapshot));
+    }
+
+    public Snapshot snapshot() {
+        return snapshot;
+    }
+
+    public PolicyTypeRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * Decides the test's request and matches the decision. A policy file that cannot be read or parsed is not a
+     * failed test but an unusable suite: it throws (a {@link io.arbiter.document.DocumentException}, located).
+     */
+    public TestResult run(TestCase test) {
+        byte[] body;
+        try {
+            body = Documents.jsonMapper().writeValueAsBytes(test.request());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Evaluation evaluation = Evaluation.of(decisionsFor(test), test.target(), body);
+        return new TestResult(test, evaluation, Expectations.mismatches(test.expect(), evaluation, this::shortName, false));
+    }
+
+    public List<TestResult> runAll(List<TestCase> tests) {
+        return tests.stream().map(this::run).toList();
+    }
+
+    private Decisions decisionsFor(TestCase test) {
+        if (test.policy() == null) {
+            return decisions;
+        }
+        return byPolicy.computeIfAbsent(test.policy().toAbsolutePath().normalize(), file -> new Decisions(registry,
+                Decisions.prepare(registry, snapshot.withPolicy(SnapshotLoader.loadPolicy(file)))));
+    }
+
+    /** A fired rule's name without its package, as the rule base lists it. */
+    String shortName(String rule) {
+        Map<String, String> names = shortNames;
+        if (names == null) {
+            Map<String, String> built = new ConcurrentHashMap<>();
+            snapshot.ruleBases().values().forEach(ruleBase -> ruleBase.listing()
+                    .forEach(source -> built.putIfAbsent(source.rule(), source.name())));
+            shortNames = names = built;
+        }
+        return names.getOrDefault(rule, rule);
+    }
+
+    /** The rules of the rule bases that decide {@code tests}' targets, each once, in listing order. */
+    List<RuleSources.RuleSource> rulesOf(List<TestCase> tests) {
+        Map<String, RuleSources.RuleSource> rules = new java.util.LinkedHashMap<>();
+        tests.stream().map(TestCase::target).distinct()
+                .flatMap(target -> registry.typeOfTarget(target).stream())
+                .distinct()
+                .forEach(type -> snapshot.ruleBase(type.name()).listing().forEach(rule -> rules.putIfAbsent(rule.rule(), rule)));
+        return List.copyOf(rules.values());
+    }
+}
