@@ -1,0 +1,155 @@
+package io.arbiter.suite;
+
+import io.arbiter.document.Problem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Loading suites: files and folders, defaults, and every malformed suite refused with its problems located. */
+class TestSuitesTest {
+
+    @TempDir
+    Path temp;
+
+    private Path write(String name, String content) throws IOException {
+        Path file = temp.resolve(name);
+        Files.createDirectories(file.getParent());
+        return Files.writeString(file, content);
+    }
+
+    private SuiteException refused(Path... paths) {
+        return assertThrows(SuiteException.class, () -> TestSuites.load(List.of(paths)));
+    }
+
+    private static String problems(SuiteException e) {
+        return String.join("\n", e.lines());
+    }
+
+    @Test
+    void aTestGetsTheDefaultTargetAndTheSuitesPolicyUnlessItNamesItsOwn() throws IOException {
+        write("policies/global.yaml", "{}\n");
+        write("policies/other.yaml", "{}\n");
+        Path suite = write("suite.yaml", """
+                policy: policies/global.yaml
+                tests:
+                  - name: first
+                    request: {interface: {path: cap.interface.a}}
+                    expect: {outcome: SELECTED}
+                  - name: second
+                    target: backend
+                    policy: policies/other.yaml
+                    request: {typeRefs: []}
+                    expect: {backends: []}
+                """);
+
+        List<TestCase> tests = TestSuites.load(List.of(suite));
+
+        assertEquals(2, tests.size());
+        assertEquals("implementation", tests.get(0).target());
+        assertEquals(temp.resolve("policies/global.yaml").toAbsolutePath(), tests.get(0).policy());
+        assertEquals("backend", tests.get(1).target());
+        assertEquals(temp.resolve("policies/other.yaml").toAbsolutePath(), tests.get(1).policy());
+        assertEquals("SELECTED", tests.get(0).expect().path("outcome").asText());
+        assertEquals(suite, tests.get(0).file());
+    }
+
+    @Test
+    void aFolderIsSearchedRecursivelyForYamlAndJsonInPathOrder() throws IOException {
+        String one = "tests: [{name: t, request: {}, expect: {}}]\n";
+        write("b/z.yml", one);
+        write("a.json", "{\"tests\": [{\"name\": \"t\", \"request\": {}, \"expect\": {}}]}");
+        write("b/a.yaml", one);
+        write("notes.txt", "not a suite");
+
+        List<Path> files = TestSuites.load(List.of(temp)).stream().map(TestCase::file).toList();
+
+        assertEquals(List.of(temp.resolve("a.json"), temp.resolve("b/a.yaml"), temp.resolve("b/z.yml")), files);
+        assertEquals(3, TestSuites.load(List.of(temp, temp.resolve("a.json"))).size(), "a file named twice runs once");
+    }
+
+    @Test
+    void everyProblemOfAMalformedSuiteIsLocated() throws IOException {
+        Path suite = write("bad.yaml", """
+                tests:
+                  - name: ok
+                    request: {}
+                    expect: {}
+                  - name: ok
+                    request: {}
+                    expect: {}
+                  - request: []
+                    expect: {firedRules: Rule}
+                    colour: red
+                  - name: t4
+                    target: nowhere
+                    request: {}
+                    expect: 3
+                    policy: missing.yaml
+                  - just a string
+                """);
+
+        SuiteException e = refused(suite);
+
+        String all = problems(e);
+        assertEquals(suite, e.file());
+        assertTrue(all.contains(suite + ":5:5: $.tests[1].name: another test of this file is named 'ok'"), all);
+        assertTrue(all.contains(suite + ":8:5: $.tests[2].name: a test needs a name"), all);
+        assertTrue(all.contains(suite + ":8:5: $.tests[2].request: a request is an object, not a list"), all);
+        assertTrue(all.contains(suite + ":9:14: $.tests[2].expect.firedRules: firedRules is a list of rule names, not a string"), all);
+        assertTrue(all.contains(suite + ":10:5: $.tests[2].colour: unknown key"), all);
+        assertTrue(all.contains(suite + ":12:5: $.tests[3].target: unknown target \"nowhere\"; targets: "), all);
+        assertTrue(all.contains(suite + ":14:5: $.tests[3].expect: expect is an object"), all);
+        assertTrue(all.contains(suite + ":15:5: $.tests[3].policy: no policy file"), all);
+        assertTrue(all.contains(suite + ":16:5: $.tests[4]: a test is an object"), all);
+        assertEquals(9, e.problems().size(), all);
+    }
+
+    @Test
+    void aSuiteMustBeAnObjectWithANonEmptyTestsList() throws IOException {
+        assertTrue(problems(refused(write("list.yaml", "- name: a\n"))).contains("$: a suite is an object with a 'tests' list, not a list"));
+        assertTrue(problems(refused(write("none.yaml", "description: x\n"))).contains("$.tests: a suite needs a 'tests' list"));
+        assertTrue(problems(refused(write("empty.yaml", "tests: []\n"))).contains("empty.yaml:1:1: $.tests: the 'tests' list is empty"));
+        assertTrue(problems(refused(write("map.yaml", "tests: {a: 1}\n"))).contains("$.tests: 'tests' must be a list, not an object"));
+    }
+
+    @Test
+    void unreadableDocumentsAreRefusedWhereTheyGoWrong() throws IOException {
+        Path invalidUtf8 = temp.resolve("utf8.yaml");
+        Files.write(invalidUtf8, new byte[]{'t', 'e', 's', 't', 's', ':', ' ', '[', '"', (byte) 0xC3, (byte) 0x28, '"', ']', '\n'});
+        SuiteException utf8 = refused(invalidUtf8);
+        assertEquals(1, utf8.problems().get(0).line(), problems(utf8));
+
+        Path deep = write("deep.json", "{\"tests\": " + "[".repeat(5_000) + "]".repeat(5_000) + "}");
+        SuiteException tooDeep = refused(deep);
+        assertTrue(tooDeep.problems().get(0).line() != null, problems(tooDeep));
+
+        Path broken = write("broken.yaml", "tests:\n  - name: [unclosed\n");
+        Problem problem = refused(broken).problems().get(0);
+        assertTrue(problem.line() != null && problem.line() >= 2, problem.toString());
+    }
+
+    @Test
+    void aFileOverTheLimitIsRefusedUnread() throws IOException {
+        Path huge = temp.resolve("huge.yaml");
+        try (var channel = java.nio.channels.FileChannel.open(huge, java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(new byte[]{'#'}), TestSuites.MAX_FILE_BYTES); // sparse
+        }
+        assertTrue(problems(refused(huge)).contains("$: the file is larger than 16 MiB"), problems(refused(huge)));
+    }
+
+    @Test
+    void missingPathsAndFoldersWithoutSuitesAreRefused() throws IOException {
+        assertTrue(problems(refused(temp.resolve("nowhere"))).contains("no such file or folder"));
+        Files.createDirectories(temp.resolve("empty"));
+        assertTrue(problems(refused(temp.resolve("empty"))).contains("holds no *.yaml, *.yml or *.json file"));
+    }
+}
