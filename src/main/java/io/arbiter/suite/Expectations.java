@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Whether a decision is what a test expects. {@code expect} is a subset of the decision (the response without its
@@ -35,10 +34,9 @@ public final class Expectations {
 
     /**
      * Every way {@code evaluation} differs from {@code expect}, each as {@code path: expected X, actual Y}; empty when
-     * it matches. {@code shortName} gives a fired rule's name without its package.
+     * it matches. {@code rules} names the rules that could fire: a rule name the test gives that none has is a mismatch.
      */
-    public static List<String> mismatches(JsonNode expect, Evaluation evaluation, Function<String, String> shortName,
-                                          boolean exact) {
+    public static List<String> mismatches(JsonNode expect, Evaluation evaluation, RuleNames rules, boolean exact) {
         List<String> mismatches = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> fields = expect.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
@@ -48,14 +46,18 @@ public final class Expectations {
             compare("$." + field.getKey(), field.getValue(), evaluation.result().path(field.getKey()), exact, mismatches);
         }
         List<String> fired = evaluation.firedRules();
-        List<String> firedShort = fired.stream().map(shortName).toList();
+        List<String> firedShort = fired.stream().map(rules::shortName).toList();
         for (JsonNode rule : expect.path(FIRED)) {
-            if (!fired.contains(rule.asText()) && !firedShort.contains(rule.asText())) {
+            if (!rules.exists(rule.asText())) {
+                mismatches.add(FIRED + ": no rule is named '" + rule.asText() + "'");
+            } else if (!fired.contains(rule.asText()) && !firedShort.contains(rule.asText())) {
                 mismatches.add(FIRED + ": expected '" + rule.asText() + "' to fire; fired " + shown(firedShort));
             }
         }
         for (JsonNode rule : expect.path(NOT_FIRED)) {
-            if (fired.contains(rule.asText()) || firedShort.contains(rule.asText())) {
+            if (!rules.exists(rule.asText())) {
+                mismatches.add(NOT_FIRED + ": no rule is named '" + rule.asText() + "'");
+            } else if (fired.contains(rule.asText()) || firedShort.contains(rule.asText())) {
                 mismatches.add(NOT_FIRED + ": expected '" + rule.asText() + "' not to fire, but it fired");
             }
         }

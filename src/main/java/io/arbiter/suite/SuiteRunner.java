@@ -25,7 +25,7 @@ public final class SuiteRunner {
     private final Snapshot snapshot;
     private final Decisions decisions;
     private final Map<Path, Decisions> byPolicy = new ConcurrentHashMap<>();
-    private volatile Map<String, String> shortNames;
+    private volatile RuleNames ruleNames;
 
     public SuiteRunner(PolicyTypeRegistry registry, Snapshot snapshot) {
         this.registry = registry;
@@ -53,7 +53,7 @@ public final class SuiteRunner {
             throw new UncheckedIOException(e);
         }
         Evaluation evaluation = Evaluation.of(decisionsFor(test), test.target(), body);
-        return new TestResult(test, evaluation, Expectations.mismatches(test.expect(), evaluation, this::shortName, false));
+        return new TestResult(test, evaluation, Expectations.mismatches(test.expect(), evaluation, ruleNames(), false));
     }
 
     public List<TestResult> runAll(List<TestCase> tests) {
@@ -68,16 +68,13 @@ public final class SuiteRunner {
                 Decisions.prepare(registry, snapshot.withPolicy(SnapshotLoader.loadPolicy(file)))));
     }
 
-    /** A fired rule's name without its package, as the rule base lists it. */
-    String shortName(String rule) {
-        Map<String, String> names = shortNames;
+    /** The names of every rule of the snapshot, listed on first use (the listing parses the rule files again). */
+    RuleNames ruleNames() {
+        RuleNames names = ruleNames;
         if (names == null) {
-            Map<String, String> built = new ConcurrentHashMap<>();
-            snapshot.ruleBases().values().forEach(ruleBase -> ruleBase.listing()
-                    .forEach(source -> built.putIfAbsent(source.rule(), source.name())));
-            shortNames = names = built;
+            ruleNames = names = RuleNames.of(snapshot.ruleBases().values());
         }
-        return names.getOrDefault(rule, rule);
+        return names;
     }
 
     /** The rules of the rule bases that decide {@code tests}' targets, each once, in listing order. */

@@ -76,14 +76,24 @@ class ExpectationsTest {
                 exact("[{path: cap.a}, {path: cap.b}]"));
     }
 
+    private static final RuleNames RULES = new RuleNames(java.util.Map.of("io.arbiter.rules.x.Won by rank", "Won by rank",
+            "io.arbiter.rules.x.Lost", "Lost"));
+
+    @Test
+    void aRuleNameNoRuleHasIsAMismatchElseNotFiredRulesCouldNeverFail() {
+        Evaluation evaluation = new Evaluation("implementation", (com.fasterxml.jackson.databind.node.ObjectNode) ACTUAL, List.of());
+        assertEquals(List.of("firedRules: no rule is named 'Won'", "notFiredRules: no rule is named 'Typo'"),
+                Expectations.mismatches(yaml("{firedRules: [Won], notFiredRules: [Typo, Lost]}"), evaluation, RULES, false));
+    }
+
     @Test
     void firedRulesAreMatchedByQualifiedOrShortName() {
         Evaluation evaluation = new Evaluation("implementation", (com.fasterxml.jackson.databind.node.ObjectNode) ACTUAL,
                 List.of(new FiredRule("io.arbiter.rules.x.Won by rank", 1, List.of())));
         assertEquals(List.of(), Expectations.mismatches(yaml("firedRules: [Won by rank, io.arbiter.rules.x.Won by rank]"),
-                evaluation, rule -> rule.substring("io.arbiter.rules.x.".length()), false));
+                evaluation, RULES, false));
         List<String> mismatches = Expectations.mismatches(yaml("{firedRules: [Lost], notFiredRules: [Won by rank]}"),
-                evaluation, rule -> rule.substring("io.arbiter.rules.x.".length()), false);
+                evaluation, RULES, false);
         assertEquals(2, mismatches.size(), mismatches.toString());
         assertEquals("firedRules: expected 'Lost' to fire; fired [Won by rank]", mismatches.get(0));
         assertEquals("notFiredRules: expected 'Won by rank' not to fire, but it fired", mismatches.get(1));
