@@ -1,0 +1,146 @@
+package io.arbiter.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.document.Documents;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code arbiter test}: exit 0 all pass, 1 a failure, 2 a usage error; text, JSON, JUnit XML and coverage. */
+class TestCommandTest {
+
+    private static final String EXAMPLES = "docs/examples/tests";
+
+    @TempDir
+    Path temp;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private Path failingSuite() throws Exception {
+        return Files.writeString(temp.resolve("failing.yaml"), """
+                tests:
+                  - name: passes
+                    request: {interface: {path: cap.interface.database.postgresql.install, revision: 0.1.0}}
+                    expect: {outcome: SELECTED}
+                  - name: fails
+                    request: {interface: {path: cap.interface.database.postgresql.install, revision: 0.1.0}}
+                    expect: {outcome: NO_MATCH}
+                """);
+    }
+
+    @Test
+    void theExampleSuitesPassWithExitZero() {
+        Run run = run("test", EXAMPLES);
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("PASS Bitnami installs PostgreSQL on Kubernetes (" + Path.of(EXAMPLES, "implementation.yaml") + ")"), run.out());
+        assertFalse(run.out().contains("FAIL "), run.out());
+        assertTrue(run.out().matches("(?s).*\\n\\d+ tests: \\d+ passed, 0 failed\\n.*"), run.out());
+    }
+
+    @Test
+    void aFailingTestExitsOneWithItsDiff() throws Exception {
+        Run run = run("test", failingSuite().toString());
+
+        assertEquals(1, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("PASS passes (" + temp.resolve("failing.yaml") + ")"), run.out());
+        assertTrue(run.out().contains("FAIL fails (" + temp.resolve("failing.yaml") + ")\n"
+                + "    $.outcome: expected \"NO_MATCH\", actual \"SELECTED\"\n"), run.out());
+        assertTrue(run.out().contains("2 tests: 1 passed, 1 failed"), run.out());
+    }
+
+    @Test
+    void usageErrorsExitTwoWithoutAStackTrace() throws Exception {
+        Run none = run("test");
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains("give at least one suite file or folder"), none.err());
+
+        Run missing = run("test", temp.resolve("nowhere.yaml").toString());
+        assertEquals(2, missing.exit());
+        assertTrue(missing.err().contains("nowhere.yaml: $: no such file or folder"), missing.err());
+
+        Path malformed = Files.writeString(temp.resolve("malformed.yaml"), "tests:\n  - request: {}\n    expect: {}\n");
+        Run bad = run("test", malformed.toString());
+        assertEquals(2, bad.exit());
+        assertTrue(bad.err().contains(malformed + ":2:5: $.tests[0].name: a test needs a name"), bad.err());
+
+        Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface: {rules: 3}\n");
+        Run badPolicy = run("test", "--policy", policy.toString(), failingSuite().toString());
+        assertEquals(2, badPolicy.exit(), badPolicy.out() + badPolicy.err());
+        assertTrue(badPolicy.err().contains("$.interface.rules"), badPolicy.err());
+
+        for (Run run : new Run[]{none, missing, bad, badPolicy}) {
+            assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
+            assertEquals("", run.out());
+        }
+    }
+
+    @Test
+    void junitXmlIsWrittenForCi() throws Exception {
+        Path report = temp.resolve("out/junit.xml");
+
+        Run run = run("test", "--junit", report.toString(), failingSuite().toString(), EXAMPLES);
+
+        assertEquals(1, run.exit(), run.err());
+        var xml = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getDocumentElement();
+        assertTrue(xml.getElementsByTagName("testsuite").getLength() >= 5, "one per file");
+        assertEquals("1", xml.getAttribute("failures"));
+        assertTrue(xml.getElementsByTagName("failure").item(0).getTextContent().contains("$.outcome: expected \"NO_MATCH\""));
+    }
+
+    @Test
+    void coverageNamesTheRulesAndRowsNoTestFired() throws Exception {
+        Run run = run("test", "--coverage", failingSuite().toString());
+
+        assertTrue(run.out().matches("(?s).*coverage: \\d+ of \\d+ rules and table rows fired \\(\\d+\\.\\d%\\)\\nnever fired:\\n.*"), run.out());
+        assertTrue(run.out().contains("Outcome NO_RULE when no rule key names the Interface"), run.out());
+        assertFalse(run.out().contains("  Outcome SELECTED when a oneOf item won\n"), run.out());
+        assertTrue(run.out().matches("(?s).*\\n  decision-tables/\\S+ row \\d+  .*"), "table rows by table and row: " + run.out());
+    }
+
+    @Test
+    void jsonOutputHasCountsResultsAndCoverage() throws Exception {
+        Run run = run("test", "--format", "json", "--coverage", failingSuite().toString());
+
+        assertEquals(1, run.exit(), run.err());
+        JsonNode json = Documents.parseJson(run.out().getBytes(StandardCharsets.UTF_8)).tree();
+        assertEquals(2, json.path("tests").asInt());
+        assertEquals(1, json.path("failed").asInt());
+        assertEquals("fails", json.path("results").get(1).path("name").asText());
+        assertEquals("$.outcome: expected \"NO_MATCH\", actual \"SELECTED\"", json.path("results").get(1).path("mismatches").get(0).asText());
+        assertTrue(json.path("coverage").path("notFired").size() > 0, run.out());
+        assertTrue(json.path("coverage").path("percent").isNumber(), run.out());
+    }
+
+    @Test
+    void helpShowsAnExample() {
+        Run run = run("test", "--help");
+
+        assertEquals(0, run.exit());
+        assertTrue(run.out().contains("arbiter test docs/examples/tests"), run.out());
+        assertTrue(run.out().contains("--junit"), run.out());
+        assertTrue(run.out().contains("--policy"), "the snapshot options of serve: " + run.out());
+    }
+}
