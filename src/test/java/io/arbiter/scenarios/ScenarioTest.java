@@ -6,6 +6,9 @@ import io.arbiter.catalog.TypeInstanceLoader;
 import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.Evaluation;
+import io.arbiter.suite.Expectations;
+import io.arbiter.suite.RuleNames;
 import io.arbiter.testing.RuleTestSupport;
 import io.arbiter.decision.implementation.ImplementationDecision;
 import io.arbiter.document.Documents;
@@ -21,14 +24,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs every scenario in {@code fixtures/scenarios/}: a global policy, optionally a TypeInstance store, a request
@@ -60,19 +61,29 @@ class ScenarioTest {
 
         int expectedStatus = expect.path("status").asInt(200);
         String target = scenario.path("target").asText("implementation");
-        try {
-            ObjectNode actual = decisions.decide(target, request, "application/json");
-            assertEquals(200, expectedStatus, name + ": expected an error but got " + actual);
-            assertSubset(expect, actual, name);
-            assertFiredRules(expect, actual, name, decisions);
-        } catch (DecisionException e) {
-            int status = e.code() == DecisionException.Code.INVALID_POLICY ? 422 : 400;
-            assertEquals(expectedStatus, status, name + ": unexpected error " + e.code() + " " + e.problems());
-            assertEquals(required(expect, "code", name), e.code().name(), name);
+        Evaluation evaluation = Evaluation.of(decisions, target, request);
+        FIRED.addAll(evaluation.firedRules().stream().map(RuleTestSupport::name).toList());
+        if (evaluation.refused()) {
+            JsonNode error = evaluation.result().path("error");
+            int status = error.path("code").asText().equals(DecisionException.Code.INVALID_POLICY.name()) ? 422 : 400;
+            assertEquals(expectedStatus, status, name + ": unexpected error " + error);
+            assertEquals(required(expect, "code", name), error.path("code").asText(), name);
             String mentions = required(expect, "mentions", name);
-            String all = e.getMessage() + " " + e.problems();
+            String all = error.path("message").asText() + " " + error.path("details");
             assertTrue(all.contains(mentions), name + ": error should mention '" + mentions + "' but was " + all);
+            return;
         }
+        assertEquals(200, expectedStatus, name + ": expected an error but got " + evaluation.result());
+        assertClusterLists(expect, evaluation.result(), name);
+        for (JsonNode mention : expect.path("explanationMentions")) {
+            assertTrue(evaluation.result().path("explanation").toString().contains(mention.asText()),
+                    name + ": explanation should mention '" + mention.asText() + "': " + evaluation.result().path("explanation"));
+        }
+        ObjectNode fields = expect.deepCopy();
+        fields.remove(List.of("status", "error", "explanationMentions"));
+        fields.remove(CLUSTER_NAME_LISTS.keySet());
+        List<String> mismatches = Expectations.mismatches(fields, evaluation, ruleNames(), true);
+        assertTrue(mismatches.isEmpty(), name + ":\n  " + String.join("\n  ", mismatches));
     }
 
     /** An expected error names its code and a text of its message: absent, it would match any error. */
@@ -128,34 +139,30 @@ class ScenarioTest {
         return Fixtures.decisions(Fixtures.snapshot(policy, Fixtures.embeddedCatalog(), store));
     }
 
-    /** Rollout scenarios may give only the cluster names of a response list, in order. */
+    /** Rollout scenarios may give only the cluster names of a response list, in order ("Clusters" keys). */
     private static final Map<String, String> CLUSTER_NAME_LISTS = Map.of("toRolloutClusters", "toRollout",
             "timedOutClusters", "timedOut", "removedClusters", "removed");
 
-    /** Every field in {@code expect} (but the runner's own keys) must equal the decision's field of the same name. */
-    private static void assertSubset(JsonNode expect, ObjectNode actual, String name) {
-        Iterator<Map.Entry<String, JsonNode>> fields = expect.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (List.of("status", "error", "firedRules", "notFiredRules", "explanationMentions").contains(field.getKey())) {
-                continue;
-            }
-            if (CLUSTER_NAME_LISTS.containsKey(field.getKey())) {
+    private static void assertClusterLists(JsonNode expect, ObjectNode actual, String name) {
+        CLUSTER_NAME_LISTS.forEach((key, field) -> {
+            if (expect.has(key)) {
                 List<String> names = new ArrayList<>();
-                actual.path(CLUSTER_NAME_LISTS.get(field.getKey())).forEach(entry -> names.add(entry.path("cluster").asText()));
+                actual.path(field).forEach(entry -> names.add(entry.path("cluster").asText()));
                 List<String> expected = new ArrayList<>();
-                field.getValue().forEach(cluster -> expected.add(cluster.asText()));
-                assertEquals(expected, names, name + ": clusters of '" + CLUSTER_NAME_LISTS.get(field.getKey()) + "'");
-                continue;
+                expect.get(key).forEach(cluster -> expected.add(cluster.asText()));
+                assertEquals(expected, names, name + ": clusters of '" + field + "'");
             }
-            JsonNode expected = normalise(field.getValue());
-            JsonNode got = normalise(actual.path(field.getKey()));
-            assertEquals(expected, got, name + ": field '" + field.getKey() + "'");
+        });
+    }
+
+    private static RuleNames ruleNames;
+
+    /** The names of the project's rules: a scenario naming a rule that does not exist fails. */
+    private static synchronized RuleNames ruleNames() {
+        if (ruleNames == null) {
+            ruleNames = RuleNames.of(Fixtures.snapshot(Fixtures.embeddedPolicy()).ruleBases().values());
         }
-        for (JsonNode mention : expect.path("explanationMentions")) {
-            assertTrue(actual.path("explanation").toString().contains(mention.asText()),
-                    name + ": explanation should mention '" + mention.asText() + "': " + actual.path("explanation"));
-        }
+        return ruleNames;
     }
 
     /** Every rule a scenario fired: {@code arbiter lint --fired target/fired-rules.txt} reports table rows none fired. */
@@ -167,55 +174,5 @@ class ScenarioTest {
             Files.createDirectories(Path.of("target"));
             Files.write(Path.of("target/fired-rules.txt"), new java.util.TreeSet<>(FIRED));
         }
-    }
-
-    /**
-     * The rules that fired for the decision: those it carries, and those recorded with the snapshot that it
-     * references ({@code snapshotFirings}), which must resolve.
-     */
-    private static void assertFiredRules(JsonNode expect, JsonNode decision, String name, Decisions decisions) {
-        List<String> fired = new ArrayList<>();
-        decision.path("firedRules").forEach(rule -> fired.add(RuleTestSupport.name(rule.path("rule").asText())));
-        JsonNode reference = decision.path("snapshotFirings");
-        if (!reference.isMissingNode()) {
-            var firings = decisions.snapshotFirings(reference.path("revision").asText()).orElseThrow()
-                    .firings().get(reference.path("key").asText());
-            assertEquals(reference.path("count").asInt(), firings.size(), name + ": the referenced snapshot firings");
-            firings.forEach(rule -> fired.add(RuleTestSupport.name(rule)));
-        }
-        FIRED.addAll(fired);
-        for (JsonNode rule : expect.path("firedRules")) {
-            assertTrue(fired.contains(rule.asText()), name + ": rule '" + rule.asText() + "' should fire; fired " + fired);
-        }
-        for (JsonNode rule : expect.path("notFiredRules")) {
-            if (fired.contains(rule.asText())) {
-                fail(name + ": rule '" + rule.asText() + "' should not fire; fired " + fired);
-            }
-        }
-    }
-
-    /** Drops null-valued fields so {@code {path: x}} equals {@code {path: x, revision: null}}. */
-    private static JsonNode normalise(JsonNode node) {
-        if (node.isMissingNode()) {
-            return com.fasterxml.jackson.databind.node.NullNode.getInstance();
-        }
-        if (node.isNumber()) {
-            return Documents.jsonMapper().getNodeFactory().numberNode(node.decimalValue().stripTrailingZeros());
-        }
-        if (node.isObject()) {
-            ObjectNode copy = Documents.jsonMapper().createObjectNode();
-            node.fields().forEachRemaining(e -> {
-                if (!e.getValue().isNull()) {
-                    copy.set(e.getKey(), normalise(e.getValue()));
-                }
-            });
-            return copy;
-        }
-        if (node.isArray()) {
-            var copy = Documents.jsonMapper().createArrayNode();
-            node.forEach(item -> copy.add(normalise(item)));
-            return copy;
-        }
-        return node;
     }
 }
