@@ -41,6 +41,11 @@ public record Evaluation(String target, ObjectNode result, List<FiredRule> firin
             return refused(target, e.code().name(), e.getMessage(), e.problems());
         } catch (DocumentException e) {
             return refused(target, DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), e.problems());
+        } catch (Decisions.UnknownTargetException e) {
+            return refused(target, "NOT_FOUND", e.getMessage(), List.of());
+        } catch (io.arbiter.engine.DecisionDeadline.ExceededException e) {
+            // the codes the service answers: past the deadline it could not decide in time; else the request is too costly
+            return refused(target, e.isDeadline() ? "INTERNAL" : DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), List.of());
         }
         List<FiredRule> firings = new ArrayList<>();
         JsonNode reference = response.path("snapshotFirings");
