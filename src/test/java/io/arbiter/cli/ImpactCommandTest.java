@@ -93,6 +93,10 @@ class ImpactCommandTest {
         assertEquals(1, report.path("bySource").path("sweep").path("changed").asInt(), run.out());
         assertEquals(2, report.path("bySource").path("replay").path("changed").asInt(), "both logged decisions about AWS credentials");
         assertEquals(0, report.path("byKind").path("implementation").path("changed").asInt(), run.out());
+        assertEquals(report.path("byKind").path("implementation").path("decisions").asInt(),
+                report.path("byKind").path("implementation").path("unaffected").asInt(),
+                "the implementation rule base, policy, catalog and store are the same: nothing to decide");
+        assertEquals(1, report.path("byKind").path("rollout").path("unaffected").asInt(), run.out());
         JsonNode change = report.path("changes").path(0);
         assertEquals("PATH", change.path("fields").path("backends[0].matchedBy").path("before").asText(), change.toString());
         assertEquals("PATTERN", change.path("fields").path("backends[0].matchedBy").path("after").asText());
@@ -109,7 +113,7 @@ class ImpactCommandTest {
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.out().contains("CHANGED backend (sweep): cap.type.aws.auth.credentials:0.1.0"), run.out());
         assertTrue(run.out().contains("backends[0].matchedBy: \"PATH\" -> \"PATTERN\""), run.out());
-        assertTrue(run.out().lines().anyMatch(line -> line.matches("backend\\s+\\d+\\s+1\\s+0")), run.out());
+        assertTrue(run.out().lines().anyMatch(line -> line.matches("backend\\s+\\d+\\s+1\\s+0\\s+0")), run.out());
     }
 
     @Test
