@@ -112,6 +112,11 @@ public final class Audit {
         return recent.find(decisionId);
     }
 
+    /** The decisions of the recent-decision index, oldest first, as they were logged. */
+    public List<DecisionRecord> recentDecisions() {
+        return recent.records();
+    }
+
     public void close() {
         log.close();
     }

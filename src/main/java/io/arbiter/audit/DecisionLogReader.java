@@ -105,6 +105,14 @@ public final class DecisionLogReader {
         return Optional.ofNullable(found[0]);
     }
 
+    /** Every decision record, in log order; lines that are not decision records are reported and skipped. */
+    public void forEach(java.util.function.Consumer<JsonNode> action) throws IOException {
+        forEachRecord(record -> {
+            action.accept(record);
+            return false;
+        });
+    }
+
     /** The Interface a decision was asked about; decisions of other targets are grouped by endpoint. */
     private static String subjectOf(JsonNode record) {
         String path = record.path("request").path("interface").path("path").asText("");

@@ -47,6 +47,11 @@ public final class RecentDecisions {
         return Optional.ofNullable(byId.get(decisionId));
     }
 
+    /** The decisions kept now, oldest first. */
+    public synchronized java.util.List<DecisionRecord> records() {
+        return java.util.List.copyOf(byId.values());
+    }
+
     /** How many decisions are kept now. */
     public synchronized int size() {
         return byId.size();

@@ -23,6 +23,7 @@ public final class ArbiterCli {
         cli.addSubcommand("test", new TestCommand(registry));
         cli.addSubcommand("migrate", new MigrateCommand());
         cli.addSubcommand("audit", new AuditCommand());
+        cli.addSubcommand("impact", new ImpactCommand(registry));
         // set after the subcommands are added: picocli applies these to the subcommands it has at the time
         return cli.setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(ArbiterCli::reportFailure);
     }

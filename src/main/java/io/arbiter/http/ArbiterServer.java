@@ -149,6 +149,7 @@ public final class ArbiterServer {
         router.get("/v1/policy").handler(handlers::getPolicy);
         router.put("/v1/policy").handler(admin).handler(handlers::putPolicy);
         router.post("/v1/policy/validate").handler(handlers::validatePolicy);
+        router.post("/v1/impact").handler(admin).handler(handlers::impact);
         router.get("/healthz").handler(handlers::healthz);
         router.get("/readyz").handler(handlers::readyz);
         router.get("/v1/status").handler(handlers::status);

@@ -4,6 +4,7 @@ import io.arbiter.analysis.Finding;
 import io.arbiter.analysis.PolicyLint;
 
 import io.arbiter.decision.DecisionException;
+import io.arbiter.impact.LiveImpact;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.document.Documents;
 import io.arbiter.policy.PolicyDocument;
@@ -119,6 +120,10 @@ final class Handlers {
     void putPolicy(RoutingContext ctx) {
         byte[] body = body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
+        if (booleanParam(ctx, "dryRun", false)) {
+            respond(ctx, () -> Responses.encode(LiveImpact.ofPolicy(decisions, body, contentType, LiveImpact.Scope.all())));
+            return;
+        }
         Optional<io.arbiter.decision.RevisionMatch> ifMatch;
         try {
             ifMatch = IfMatch.parse(ctx.request().headers().getAll("If-Match"));
@@ -138,6 +143,53 @@ final class Handlers {
             answer.put("warnings", policy.warnings());
             Responses.json(ctx, 200, answer);
         });
+    }
+
+    /**
+     * {@code POST /v1/impact[?sweep=&recent=&limit=]}: what the policy in the body would decide differently from the
+     * live one, over the catalog and the recent decisions. Nothing is applied.
+     */
+    void impact(RoutingContext ctx) {
+        byte[] body = body(ctx);
+        String contentType = ctx.request().getHeader("Content-Type");
+        LiveImpact.Scope scope;
+        try {
+            scope = new LiveImpact.Scope(booleanParam(ctx, "sweep", true), booleanParam(ctx, "recent", true),
+                    intParam(ctx, "limit", LiveImpact.Scope.DEFAULT_MAX_CHANGES));
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, "INVALID_REQUEST", e.getMessage(), List.of(io.arbiter.document.Problem.at("$query", e.getMessage())));
+        }
+        respond(ctx, () -> Responses.encode(LiveImpact.ofPolicy(decisions, body, contentType, scope)));
+    }
+
+    private static boolean booleanParam(RoutingContext ctx, String name, boolean absent) {
+        String value = ctx.request().getParam(name);
+        if (value == null) {
+            return absent;
+        }
+        return switch (value) {
+            case "true", "" -> true;
+            case "false" -> false;
+            default -> throw new ApiError(400, "INVALID_REQUEST", "query parameter " + name + " must be true or false, not '"
+                    + shorten(value) + "'", List.of(io.arbiter.document.Problem.at(name, "must be true or false")));
+        };
+    }
+
+    private static int intParam(RoutingContext ctx, String name, int absent) {
+        String value = ctx.request().getParam(name);
+        if (value == null) {
+            return absent;
+        }
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new ApiError(400, "INVALID_REQUEST", "query parameter " + name + " must be a whole number, not '"
+                    + shorten(value) + "'", List.of(io.arbiter.document.Problem.at(name, "must be a whole number")));
+        }
+    }
+
+    private static String shorten(String value) {
+        return value.length() <= 40 ? value : value.substring(0, 40) + "…";
     }
 
     void validatePolicy(RoutingContext ctx) {

@@ -86,14 +86,31 @@ public final class OpenApi {
         putPolicy.putArray("security").addObject().putArray("adminToken");
         putPolicy.withArray("parameters").addObject().put("name", "If-Match").put("in", "header").put("required", false)
                 .putObject("schema").put("type", "string");
+        putPolicy.withArray("parameters").addObject().put("name", "dryRun").put("in", "query").put("required", false)
+                .put("description", "true: apply nothing; answer the impact of the policy (as POST /v1/impact)")
+                .putObject("schema").put("type", "boolean");
         requestBody(putPolicy, "#/components/schemas/Policy");
-        ok(putPolicy, "the new revision and warnings", "application/json");
+        ok(putPolicy, "the new revision and warnings; with dryRun=true, the impact", "application/json");
         errors(putPolicy, 400, 401, 403, 412, 413, 415, 422);
         ObjectNode validate = operation(paths, "/v1/policy/validate", "post", "validatePolicy",
                 "Every problem of a policy, located, without applying it", "policy");
         requestBody(validate, "#/components/schemas/Policy");
         ok(validate, "{valid, problems[]}", "application/json");
         errors(validate, 400, 413, 415);
+
+        ObjectNode impact = operation(paths, "/v1/impact", "post", "policyImpact",
+                "What the policy in the body would decide differently from the live one, over a sweep of the catalog"
+                        + " and the recent decisions; nothing is applied", "policy");
+        impact.putArray("security").addObject().putArray("adminToken");
+        for (String flag : List.of("sweep", "recent")) {
+            impact.withArray("parameters").addObject().put("name", flag).put("in", "query").put("required", false)
+                    .putObject("schema").put("type", "boolean").put("default", true);
+        }
+        impact.withArray("parameters").addObject().put("name", "limit").put("in", "query").put("required", false)
+                .putObject("schema").put("type", "integer").put("minimum", 0).put("maximum", 10_000).put("default", 100);
+        requestBody(impact, "#/components/schemas/Policy");
+        ok(impact, "{decisions, changed, refired, byKind, bySource, changes[]}", "application/json");
+        errors(impact, 400, 401, 403, 413, 415, 422);
 
         ObjectNode types = operation(paths, "/v1/policy-types", "get", "listPolicyTypes",
                 "Registered policy types: versions, support status, targets", "policy types");

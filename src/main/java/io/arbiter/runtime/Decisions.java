@@ -312,11 +312,10 @@ public final class Decisions {
     public PolicyDocument replacePolicy(byte[] body, String contentType, Optional<RevisionMatch> ifMatch) {
         PolicyDocument parsed;
         try {
-            LocatedDocument text = Documents.parse(body, contentType);
-            parsed = withVersionWarnings(PolicyParser.parse(text), text);
-        } catch (DocumentException e) {
+            parsed = parseGlobalPolicy(body, contentType);
+        } catch (DecisionException e) {
             audit.metrics().policyReload(false);
-            throw new DecisionException(DecisionException.Code.INVALID_POLICY, e.getMessage(), e.problems());
+            throw e;
         }
         // derived before the swap: decisions keep being made on the live snapshot meanwhile
         Snapshot live;
@@ -331,6 +330,23 @@ public final class Decisions {
         retire(live, updated);
         audit.metrics().policyReload(true);
         return updated.policy();
+    }
+
+    /**
+     * The live snapshot with {@code body} as its global policy, derived but not swapped in: what replacing the policy
+     * would serve. An invalid policy throws as {@link #replacePolicy} does.
+     */
+    public Snapshot withCandidatePolicy(byte[] body, String contentType) {
+        return prepare(registry, current.get().withPolicy(parseGlobalPolicy(body, contentType)));
+    }
+
+    private PolicyDocument parseGlobalPolicy(byte[] body, String contentType) {
+        try {
+            LocatedDocument text = Documents.parse(body, contentType);
+            return withVersionWarnings(PolicyParser.parse(text), text);
+        } catch (DocumentException e) {
+            throw new DecisionException(DecisionException.Code.INVALID_POLICY, e.getMessage(), e.problems());
+        }
     }
 
     /**

@@ -1,0 +1,83 @@
+package io.arbiter.impact;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.catalog.Catalog;
+import io.arbiter.document.Documents;
+import io.arbiter.model.Ref;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Builds the requests impact analysis decides: a sweep of a catalog, and the requests of logged decisions. */
+public final class Probes {
+
+    private Probes() {
+    }
+
+    private static final Comparator<Ref> BY_PATH_AND_REVISION = Comparator.comparing(Ref::path)
+            .thenComparing(ref -> ref.revision() == null ? "" : ref.revision());
+
+    /**
+     * Every Interface revision (an implementation decision each) and every Type revision (a backend decision each)
+     * of the catalogs: a change to either side's catalog is swept on both sides.
+     */
+    public static List<Probe> sweep(Catalog... catalogs) {
+        Set<Ref> interfaces = new TreeSet<>(BY_PATH_AND_REVISION);
+        Set<Ref> types = new TreeSet<>(BY_PATH_AND_REVISION);
+        for (Catalog catalog : catalogs) {
+            interfaces.addAll(catalog.interfaces());
+            types.addAll(catalog.typeRefs());
+        }
+        List<Probe> probes = new ArrayList<>();
+        for (Ref ref : interfaces) {
+            ObjectNode request = Documents.jsonMapper().createObjectNode();
+            request.set("interface", refNode(ref));
+            probes.add(new Probe(Probe.Source.SWEEP, "implementation", label(ref), encode(request)));
+        }
+        for (Ref ref : types) {
+            ObjectNode request = Documents.jsonMapper().createObjectNode();
+            request.putArray("typeRefs").add(refNode(ref));
+            probes.add(new Probe(Probe.Source.SWEEP, "backend", label(ref), encode(request)));
+        }
+        return probes;
+    }
+
+    /**
+     * The request of a decision-log record, as a probe of its target; {@code null} for a record that names no
+     * request or no target (reported by the caller as skipped).
+     */
+    public static Probe replay(JsonNode record) {
+        JsonNode request = record.path("request");
+        String target = record.path("endpoint").asText("");
+        if (!request.isObject() || target.isEmpty()) {
+            return null;
+        }
+        return new Probe(Probe.Source.REPLAY, target, record.path("decisionId").asText(""), encode(request));
+    }
+
+    private static ObjectNode refNode(Ref ref) {
+        ObjectNode node = Documents.jsonMapper().createObjectNode();
+        node.put("path", ref.path());
+        if (ref.revision() != null) {
+            node.put("revision", ref.revision());
+        }
+        return node;
+    }
+
+    private static String label(Ref ref) {
+        return ref.revision() == null ? ref.path() : ref.path() + ":" + ref.revision();
+    }
+
+    static byte[] encode(JsonNode request) {
+        try {
+            return Documents.jsonMapper().writeValueAsBytes(request);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a request", e);
+        }
+    }
+}
