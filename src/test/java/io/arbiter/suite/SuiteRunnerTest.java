@@ -101,6 +101,30 @@ class SuiteRunnerTest {
     }
 
     @Test
+    void aHostileRequestFailsItsTestWithTheRefusalNeverThrows() throws IOException {
+        List<TestResult> results = run("""
+                tests:
+                  - name: wrong shape
+                    request: {interface: [1, 2]}
+                    expect: {outcome: SELECTED}
+                  - name: wrong shape for rollout
+                    target: rollout
+                    request: {strategy: {type: Progressive, progressive: {maxConcurrency: 99999999999999999999999}}}
+                    expect: {aggregatedStatus: Progressing}
+                  - name: a string for a list
+                    target: backend
+                    request: {typeRefs: "cap.type.aws.auth.credentials"}
+                    expect: {backends: []}
+                """);
+
+        for (TestResult result : results) {
+            assertFalse(result.passed(), result.test().name());
+            assertTrue(result.evaluation().refused(), result.test().name() + ": " + result.evaluation().result());
+            assertTrue(result.mismatches().get(0).endsWith("actual absent"), result.mismatches().toString());
+        }
+    }
+
+    @Test
     void aTestsPolicyReplacesTheGlobalPolicyForThatTestOnly() throws IOException {
         Files.writeString(temp.resolve("vault.yaml"), """
                 typeInstance:

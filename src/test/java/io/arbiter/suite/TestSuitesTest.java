@@ -137,6 +137,24 @@ class TestSuitesTest {
     }
 
     @Test
+    void hostileValuesAreRefusedLocated() throws IOException {
+        Path longNumber = write("number.json", "{\"tests\": [\n {\"name\": \"n\", \"request\": {},\n  \"expect\": {\"score\": 1e999999999}}]}");
+        Problem number = refused(longNumber).problems().get(0);
+        assertEquals(3, number.line(), number.toString());
+        assertEquals("$.tests[0].expect.score", number.path(), number.toString());
+
+        Path aliases = write("aliases.yaml", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                + "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\ntests: [{name: t, request: {x: *c}, expect: {}}]\n");
+        Path surrogate = write("surrogate.yaml", "tests:\n  - name: \"lone \\uD800\"\n    request: {}\n    expect: {}\n");
+        Problem lone = refused(surrogate).problems().get(0);
+        assertEquals("$.tests[0].name", lone.path(), lone.toString());
+        assertTrue(lone.problem().contains("unpaired UTF-16 surrogate"), lone.toString());
+
+        SuiteException bomb = refused(aliases);
+        assertTrue(bomb.problems().get(0).line() != null, problems(bomb));
+    }
+
+    @Test
     void aFileOverTheLimitIsRefusedUnread() throws IOException {
         Path huge = temp.resolve("huge.yaml");
         try (var channel = java.nio.channels.FileChannel.open(huge, java.nio.file.StandardOpenOption.CREATE_NEW,
