@@ -116,7 +116,12 @@ final class TestCommand implements Callable<Integer> {
         }
         Coverage covered = coverage ? Coverage.of(runner, results) : null;
         if (junit != null) {
-            JUnitReport.write(results, junit);
+            try {
+                JUnitReport.write(results, junit);
+            } catch (java.io.IOException e) {
+                err.println("arbiter test: cannot write the JUnit report " + junit + " (" + e.getClass().getSimpleName() + ")");
+                return 2;
+            }
         }
         if (format == Format.JSON) {
             out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json(results, covered)));

@@ -91,7 +91,16 @@ class TestCommandTest {
         assertEquals(2, badPolicy.exit(), badPolicy.out() + badPolicy.err());
         assertTrue(badPolicy.err().contains("$.interface.rules"), badPolicy.err());
 
-        for (Run run : new Run[]{none, missing, bad, badPolicy}) {
+        Run badHub = run("test", "--hub", temp.resolve("no-hub").toString(), failingSuite().toString());
+        assertEquals(2, badHub.exit(), badHub.out() + badHub.err());
+        assertTrue(badHub.err().contains("no-hub does not exist"), badHub.err());
+
+        Path notAFolder = Files.writeString(temp.resolve("file"), "");
+        Run badJunit = run("test", "--junit", notAFolder.resolve("junit.xml").toString(), failingSuite().toString());
+        assertEquals(2, badJunit.exit(), badJunit.out() + badJunit.err());
+        assertTrue(badJunit.err().contains("cannot write the JUnit report"), badJunit.err());
+
+        for (Run run : new Run[]{none, missing, bad, badPolicy, badHub}) {
             assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
             assertEquals("", run.out());
         }
