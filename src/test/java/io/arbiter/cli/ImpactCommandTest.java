@@ -2,7 +2,6 @@ package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
-import io.arbiter.policytype.PolicyTypeRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
