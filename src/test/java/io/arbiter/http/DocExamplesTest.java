@@ -1,7 +1,6 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.Settings;
 import io.arbiter.document.Documents;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -59,8 +57,7 @@ class DocExamplesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), ADMIN_TOKEN,
-                Duration.ofMillis(200))).toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(ADMIN_TOKEN);
         client = new HttpTestClient(server.port());
     }
 
