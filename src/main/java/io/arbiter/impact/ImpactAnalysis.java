@@ -31,18 +31,28 @@ public final class ImpactAnalysis {
     private ImpactAnalysis() {
     }
 
-    /** A distinct request: its probes, and what each side decided (null when nothing it reads changed). */
-    private record Compared(List<Probe> probes, Evaluation before, Evaluation after) {
-        boolean unaffected() {
-            return before == null;
+    /** A distinct request: its probes, and what each side decided (null when it was not decided). */
+    private record Compared(List<Probe> probes, Evaluation before, Evaluation after, boolean unaffected) {
+        boolean notCompared() {
+            return before == null && !unaffected;
         }
     }
 
     public static ImpactReport run(Decisions baseline, Decisions candidate, List<Probe> probes, List<String> skipped,
                                    int maxChanges, Progress progress) {
+        return run(baseline, candidate, probes, skipped, maxChanges, null, progress);
+    }
+
+    /**
+     * @param budget how long deciding may take (null: as long as it takes); requests not started by then are counted
+     *               as {@code notCompared} and the report says so
+     */
+    public static ImpactReport run(Decisions baseline, Decisions candidate, List<Probe> probes, List<String> skipped,
+                                   int maxChanges, java.time.Duration budget, Progress progress) {
         if (maxChanges < 0) {
             throw new IllegalArgumentException("the number of changes listed must be 0 or more, not " + maxChanges);
         }
+        long deadline = budget == null ? Long.MAX_VALUE : System.nanoTime() + budget.toNanos();
         Map<String, List<Probe>> distinct = new LinkedHashMap<>();
         probes.forEach(probe -> distinct.computeIfAbsent(probe.key(), key -> new ArrayList<>()).add(probe));
         List<List<Probe>> groups = new ArrayList<>(distinct.values());
@@ -52,13 +62,24 @@ public final class ImpactAnalysis {
             Probe probe = group.get(0);
             boolean unaffected = unaffectedTargets.computeIfAbsent(probe.target(),
                     target -> readsNothingChanged(baseline, candidate, target));
-            Compared result = unaffected ? new Compared(group, null, null)
-                    : new Compared(group, Evaluation.of(baseline, probe.target(), probe.body()),
-                    Evaluation.of(candidate, probe.target(), probe.body()));
+            Compared result;
+            if (unaffected) {
+                result = new Compared(group, null, null, true);
+            } else if (System.nanoTime() - deadline > 0 && deadline != Long.MAX_VALUE) {
+                result = new Compared(group, null, null, false);
+            } else {
+                result = new Compared(group, Evaluation.of(baseline, probe.target(), probe.body()),
+                        Evaluation.of(candidate, probe.target(), probe.body()), false);
+            }
             progress.decided(done.incrementAndGet(), groups.size());
             return result;
         }).toList();
-        return report(baseline.snapshot().revision(), candidate.snapshot().revision(), compared, skipped, maxChanges);
+        List<String> allSkipped = new ArrayList<>(skipped);
+        long notCompared = compared.stream().filter(Compared::notCompared).mapToLong(pair -> pair.probes().size()).sum();
+        if (notCompared > 0) {
+            allSkipped.add(notCompared + " decisions not compared: deciding took longer than its budget of " + budget.toSeconds() + " s");
+        }
+        return report(baseline.snapshot().revision(), candidate.snapshot().revision(), compared, allSkipped, maxChanges);
     }
 
     /**
@@ -94,7 +115,12 @@ public final class ImpactAnalysis {
         int changed = 0;
         int refired = 0;
         int unaffected = 0;
+        int notCompared = 0;
         for (Compared pair : compared) {
+            if (pair.notCompared()) {
+                notCompared += pair.probes().size();
+                continue;
+            }
             Map<String, Evaluation.Change> fields = pair.unaffected() ? Map.of() : pair.after().changesFrom(pair.before());
             List<String> onlyBefore = pair.unaffected() ? List.of() : minus(pair.before().firedRules(), pair.after().firedRules());
             List<String> onlyAfter = pair.unaffected() ? List.of() : minus(pair.after().firedRules(), pair.before().firedRules());
@@ -124,7 +150,7 @@ public final class ImpactAnalysis {
         changes.sort(Comparator.comparing((ImpactReport.Change change) -> !change.decidedDifferently())
                 .thenComparing(Comparator.comparingInt(ImpactReport.Change::count).reversed()));
         int omitted = Math.max(0, changes.size() - maxChanges);
-        return new ImpactReport(baseline, candidate, decisions, changed, refired, unaffected, byKind, bySource,
+        return new ImpactReport(baseline, candidate, decisions, changed, refired, unaffected, notCompared, byKind, bySource,
                 List.copyOf(changes.subList(0, changes.size() - omitted)), omitted, List.copyOf(skipped));
     }
 

@@ -11,11 +11,13 @@ import java.util.Map;
  * replayed request logged a thousand times counts a thousand times), {@code changed} those decided differently,
  * {@code refired} those decided alike by other rules, {@code unaffected} those of a kind that reads nothing the
  * candidate changed (counted as unchanged without being decided: a new global policy leaves rollouts alone);
+ * {@code notCompared} those left undecided when the run's time budget ran out (not in {@code decisions});
  * {@code byKind} splits them by decision target, {@code bySource} by where the probes came from. {@code changes} lists
  * each distinct changed or refired request once, at most as many as asked ({@code changesOmitted} says how many more
  * there were).
  */
 public record ImpactReport(String baseline, String candidate, int decisions, int changed, int refired, int unaffected,
+                           int notCompared,
                            Map<String, Tally> byKind, Map<String, Tally> bySource, List<Change> changes,
                            int changesOmitted, List<String> skipped) {
 

@@ -2,14 +2,11 @@ package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
-import io.arbiter.policytype.PolicyTypeRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,17 +27,8 @@ class ImpactCommandTest {
     @TempDir
     static Path candidate;
 
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.run(args);
     }
 
     /** The candidate: the packaged rules and tables, the PATH row of backend-priority moved after the PATTERN row. */
@@ -85,7 +73,7 @@ class ImpactCommandTest {
 
     @Test
     void theTableEditChangesTheBackendOfAwsCredentialsInTheSweepAndTheLog() throws IOException {
-        Run run = run(example("--sweep", "--replay", EXAMPLE.resolve("decisions.log").toString(), "--format", "json"));
+        CliRun run = run(example("--sweep", "--replay", EXAMPLE.resolve("decisions.log").toString(), "--format", "json"));
 
         assertEquals(0, run.exit(), run.err());
         JsonNode report = Documents.jsonMapper().readTree(run.out());
@@ -108,7 +96,7 @@ class ImpactCommandTest {
 
     @Test
     void textOutputIsATableAndEachChangeAndFailOnChangeGates() {
-        Run run = run(example("--fail-on-change"));
+        CliRun run = run(example("--fail-on-change"));
 
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.out().contains("CHANGED backend (sweep): cap.type.aws.auth.credentials:0.1.0"), run.out());
@@ -118,13 +106,13 @@ class ImpactCommandTest {
 
     @Test
     void usageErrorsExit2WithOneLine() {
-        Run noCandidate = run("impact");
-        Run halfRules = run("impact", "--candidate-rules", "rules");
-        Run missingLog = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--replay", "no-such.log");
-        Run badLimit = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--limit", "-1");
-        Run badPolicy = run("impact", "--candidate-policy", "pom.xml");
+        CliRun noCandidate = run("impact");
+        CliRun halfRules = run("impact", "--candidate-rules", "rules");
+        CliRun missingLog = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--replay", "no-such.log");
+        CliRun badLimit = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--limit", "-1");
+        CliRun badPolicy = run("impact", "--candidate-policy", "pom.xml");
 
-        for (Run refused : List.of(noCandidate, halfRules, missingLog, badLimit, badPolicy)) {
+        for (CliRun refused : List.of(noCandidate, halfRules, missingLog, badLimit, badPolicy)) {
             assertEquals(2, refused.exit(), refused.err());
             assertTrue(!refused.err().contains("\tat "), "no stack trace: " + refused.err());
         }

@@ -1,6 +1,5 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,8 +28,7 @@ class ImpactEndpointTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN, java.time.Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(TOKEN);
         client = new HttpTestClient(server.port());
         for (int i = 0; i < 3; i++) {
             var decided = client.send("POST", "/v1/decisions/implementation", "application/json",

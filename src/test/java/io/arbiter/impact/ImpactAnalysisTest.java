@@ -153,4 +153,17 @@ class ImpactAnalysisTest {
         assertTrue(!ImpactAnalysis.readsNothingChanged(baseline, candidate, "backend"), "backend reads the policy");
         assertTrue(!ImpactAnalysis.readsNothingChanged(baseline, candidate, "no-such-target"), "an unknown target is refused, not skipped");
     }
+
+    @Test
+    void whatIsNotDecidedWithinTheBudgetIsReportedAsNotCompared() {
+        Decisions baseline = baseline();
+        List<Probe> sweep = Probes.sweep(baseline.snapshot().catalog());
+
+        ImpactReport report = ImpactAnalysis.run(baseline, candidate(DENY_POSTGRES), sweep, List.of(), 100,
+                java.time.Duration.ZERO, ImpactAnalysis.Progress.NONE);
+
+        assertEquals(sweep.size(), report.notCompared());
+        assertEquals(0, report.decisions());
+        assertTrue(report.skipped().get(0).contains("budget of 0 s"), report.skipped().toString());
+    }
 }
