@@ -2,13 +2,10 @@ package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
-import io.arbiter.policytype.PolicyTypeRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import javax.xml.parsers.DocumentBuilderFactory;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,17 +22,8 @@ class TestCommandTest {
     @TempDir
     Path temp;
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.run(args);
     }
 
     private Path failingSuite() throws Exception {
@@ -52,7 +40,7 @@ class TestCommandTest {
 
     @Test
     void theExampleSuitesPassWithExitZero() {
-        Run run = run("test", EXAMPLES);
+        CliRun run = run("test", EXAMPLES);
 
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("PASS Bitnami installs PostgreSQL on Kubernetes (" + Path.of(EXAMPLES, "implementation.yaml") + ")"), run.out());
@@ -62,7 +50,7 @@ class TestCommandTest {
 
     @Test
     void aFailingTestExitsOneWithItsDiff() throws Exception {
-        Run run = run("test", failingSuite().toString());
+        CliRun run = run("test", failingSuite().toString());
 
         assertEquals(1, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("PASS passes (" + temp.resolve("failing.yaml") + ")"), run.out());
@@ -73,34 +61,34 @@ class TestCommandTest {
 
     @Test
     void usageErrorsExitTwoWithoutAStackTrace() throws Exception {
-        Run none = run("test");
+        CliRun none = run("test");
         assertEquals(2, none.exit());
         assertTrue(none.err().contains("give at least one suite file or folder"), none.err());
 
-        Run missing = run("test", temp.resolve("nowhere.yaml").toString());
+        CliRun missing = run("test", temp.resolve("nowhere.yaml").toString());
         assertEquals(2, missing.exit());
         assertTrue(missing.err().contains("nowhere.yaml: $: no such file or folder"), missing.err());
 
         Path malformed = Files.writeString(temp.resolve("malformed.yaml"), "tests:\n  - request: {}\n    expect: {}\n");
-        Run bad = run("test", malformed.toString());
+        CliRun bad = run("test", malformed.toString());
         assertEquals(2, bad.exit());
         assertTrue(bad.err().contains(malformed + ":2:5: $.tests[0].name: a test needs a name"), bad.err());
 
         Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface: {rules: 3}\n");
-        Run badPolicy = run("test", "--policy", policy.toString(), failingSuite().toString());
+        CliRun badPolicy = run("test", "--policy", policy.toString(), failingSuite().toString());
         assertEquals(2, badPolicy.exit(), badPolicy.out() + badPolicy.err());
         assertTrue(badPolicy.err().contains("$.interface.rules"), badPolicy.err());
 
-        Run badHub = run("test", "--hub", temp.resolve("no-hub").toString(), failingSuite().toString());
+        CliRun badHub = run("test", "--hub", temp.resolve("no-hub").toString(), failingSuite().toString());
         assertEquals(2, badHub.exit(), badHub.out() + badHub.err());
         assertTrue(badHub.err().contains("no-hub does not exist"), badHub.err());
 
         Path notAFolder = Files.writeString(temp.resolve("file"), "");
-        Run badJunit = run("test", "--junit", notAFolder.resolve("junit.xml").toString(), failingSuite().toString());
+        CliRun badJunit = run("test", "--junit", notAFolder.resolve("junit.xml").toString(), failingSuite().toString());
         assertEquals(2, badJunit.exit(), badJunit.out() + badJunit.err());
         assertTrue(badJunit.err().contains("cannot write the JUnit report"), badJunit.err());
 
-        for (Run run : new Run[]{none, missing, bad, badPolicy, badHub}) {
+        for (CliRun run : new CliRun[]{none, missing, bad, badPolicy, badHub}) {
             assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
             assertEquals("", run.out());
         }
@@ -110,7 +98,7 @@ class TestCommandTest {
     void junitXmlIsWrittenForCi() throws Exception {
         Path report = temp.resolve("out/junit.xml");
 
-        Run run = run("test", "--junit", report.toString(), failingSuite().toString(), EXAMPLES);
+        CliRun run = run("test", "--junit", report.toString(), failingSuite().toString(), EXAMPLES);
 
         assertEquals(1, run.exit(), run.err());
         var xml = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getDocumentElement();
@@ -121,7 +109,7 @@ class TestCommandTest {
 
     @Test
     void coverageNamesTheRulesAndRowsNoTestFired() throws Exception {
-        Run run = run("test", "--coverage", failingSuite().toString());
+        CliRun run = run("test", "--coverage", failingSuite().toString());
 
         assertTrue(run.out().matches("(?s).*coverage: \\d+ of \\d+ rules and table rows fired \\(\\d+\\.\\d%\\)\\nnever fired:\\n.*"), run.out());
         assertTrue(run.out().contains("Outcome NO_RULE when no rule key names the Interface"), run.out());
@@ -131,7 +119,7 @@ class TestCommandTest {
 
     @Test
     void jsonOutputHasCountsResultsAndCoverage() throws Exception {
-        Run run = run("test", "--format", "json", "--coverage", failingSuite().toString());
+        CliRun run = run("test", "--format", "json", "--coverage", failingSuite().toString());
 
         assertEquals(1, run.exit(), run.err());
         JsonNode json = Documents.parseJson(run.out().getBytes(StandardCharsets.UTF_8)).tree();
@@ -145,7 +133,7 @@ class TestCommandTest {
 
     @Test
     void helpShowsAnExample() {
-        Run run = run("test", "--help");
+        CliRun run = run("test", "--help");
 
         assertEquals(0, run.exit());
         assertTrue(run.out().contains("arbiter test docs/examples/tests"), run.out());
