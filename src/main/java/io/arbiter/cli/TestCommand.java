@@ -140,7 +140,7 @@ final class TestCommand implements Callable<Integer> {
         }
         long failed = results.stream().filter(result -> !result.passed()).count();
         out.println();
-        out.println(results.size() + " tests: " + (results.size() - failed) + " passed, " + failed + " failed");
+        out.println(results.size() + (results.size() == 1 ? " test: " : " tests: ") + (results.size() - failed) + " passed, " + failed + " failed");
         if (coverage != null) {
             out.println(String.format(Locale.ROOT, "coverage: %d of %d rules and table rows fired (%.1f%%)",
                     coverage.covered(), coverage.rules().size(), coverage.percent()));
