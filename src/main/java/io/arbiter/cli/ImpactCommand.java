@@ -12,6 +12,8 @@ import io.arbiter.impact.Probes;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.suite.TestCase;
+import io.arbiter.suite.TestSuites;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,7 +45,7 @@ import java.util.concurrent.Callable;
                         + " template states, rollout lists) and the rules or decision-table rows that fired only"
                         + " before or only after. A request decided alike by other rules is listed as refired.",
                 "",
-                "Exit status: 0 compared (1 with --fail-on-change when anything changed), 2 usage or configuration"
+                "Exit status: 0 compared (1 with --fail-on-change when anything changed or a test fails), 2 usage or configuration"
                         + " error (nothing was compared).",
                 ""},
         footer = {"", "Examples:",
@@ -76,6 +78,11 @@ final class ImpactCommand implements Callable<Integer> {
             description = "Decision-log files (serve --decision-log) whose requests are decided again; name every file of a rotated log.")
     List<Path> replay = new ArrayList<>();
 
+    @Option(names = "--tests", paramLabel = "PATH", arity = "1..*",
+            description = "Test suites (files or folders, as arbiter test takes them): each test is run under both; a test"
+                    + " that passes only under one is listed first.")
+    List<Path> tests = new ArrayList<>();
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default) or json ({\"decisions\", \"changed\", \"byKind\", \"changes\", ...}).")
     Format format;
@@ -84,7 +91,8 @@ final class ImpactCommand implements Callable<Integer> {
             description = "Changes listed at most, those standing for most decisions first (default: ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--fail-on-change", description = "Exit 1 when any decision changed, for gating a change in CI.")
+    @Option(names = "--fail-on-change", description = "Exit 1 when any decision changed or a test fails under the candidate,"
+            + " for gating a change in CI.")
     boolean failOnChange;
 
     @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -129,7 +137,8 @@ final class ImpactCommand implements Callable<Integer> {
 
         List<Probe> probes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        if (sweep || replay.isEmpty()) {
+        List<TestCase> testCases = tests.isEmpty() ? List.of() : TestSuites.load(tests, registry);
+        if (sweep || (replay.isEmpty() && tests.isEmpty())) {
             probes.addAll(Probes.sweep(before.catalog(), after.catalog()));
         }
         if (!replay.isEmpty()) {
@@ -145,7 +154,7 @@ final class ImpactCommand implements Callable<Integer> {
         ImpactAnalysis.Progress shown = progress && System.console() != null && format == Format.text
                 ? new ProgressBar(err) : ImpactAnalysis.Progress.NONE;
         ImpactReport report = ImpactAnalysis.run(new Decisions(registry, before), new Decisions(registry, after),
-                probes, skipped, limit, shown);
+                probes, testCases, skipped, limit, null, shown);
         if (shown instanceof ProgressBar bar) {
             bar.finish();
         }
@@ -155,7 +164,8 @@ final class ImpactCommand implements Callable<Integer> {
             ImpactText.print(report, out);
         }
         out.flush();
-        return failOnChange && report.changed() > 0 ? 1 : 0;
+        boolean testFails = report.tests() != null && report.tests().passedAfter() < report.tests().tests();
+        return failOnChange && (report.changed() > 0 || testFails) ? 1 : 0;
     }
 
     /** A one-line bar redrawn in place on the terminal, at most every 1% of the way. */

@@ -12,12 +12,13 @@ import java.util.Map;
  * {@code refired} those decided alike by other rules, {@code unaffected} those of a kind that reads nothing the
  * candidate changed (counted as unchanged without being decided: a new global policy leaves rollouts alone);
  * {@code notCompared} those left undecided when the run's time budget ran out (not in {@code decisions});
+ * {@code tests} how many tests of test suites ran and passed under each side (absent without tests);
  * {@code byKind} splits them by decision target, {@code bySource} by where the probes came from. {@code changes} lists
  * each distinct changed or refired request once, at most as many as asked ({@code changesOmitted} says how many more
  * there were).
  */
 public record ImpactReport(String baseline, String candidate, int decisions, int changed, int refired, int unaffected,
-                           int notCompared,
+                           int notCompared, @JsonInclude(JsonInclude.Include.NON_NULL) TestTally tests,
                            Map<String, Tally> byKind, Map<String, Tally> bySource, List<Change> changes,
                            int changesOmitted, List<String> skipped) {
 
@@ -46,6 +47,18 @@ public record ImpactReport(String baseline, String candidate, int decisions, int
 
         public boolean decidedDifferently() {
             return !fields.isEmpty();
+        }
+
+        /** A test that passed under the baseline fails under the candidate. */
+        public boolean breaksATest() {
+            return test != null && test.passedBefore() && !test.passedAfter();
+        }
+    }
+
+    /** How many tests ran, and how many passed under the baseline and under the candidate. */
+    public record TestTally(int tests, int passedBefore, int passedAfter) {
+        TestTally plus(boolean before, boolean after) {
+            return new TestTally(tests + 1, passedBefore + (before ? 1 : 0), passedAfter + (after ? 1 : 0));
         }
     }
 

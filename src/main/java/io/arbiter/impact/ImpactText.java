@@ -21,9 +21,14 @@ public final class ImpactText {
         out.println();
         report.bySource().forEach((source, tally) -> row(out, "from " + source, tally));
         row(out, "total", new ImpactReport.Tally(report.decisions(), report.changed(), report.refired(), report.unaffected()));
+        if (report.tests() != null) {
+            out.printf("%ntests: %d, passing before %d, after %d%n", report.tests().tests(), report.tests().passedBefore(),
+                    report.tests().passedAfter());
+        }
         for (ImpactReport.Change change : report.changes()) {
             out.println();
-            out.printf("%s %s (%s): %s%s%n", change.decidedDifferently() ? "CHANGED" : "REFIRED", change.kind(),
+            out.printf("%s %s (%s): %s%s%n", change.breaksATest() ? "FAILS" : change.decidedDifferently() ? "CHANGED" : "REFIRED",
+                    change.kind(),
                     change.source(), String.join(", ", change.subjects()),
                     change.count() > change.subjects().size() ? " and " + (change.count() - change.subjects().size()) + " more"
                             : change.count() > 1 ? " (" + change.count() + " decisions)" : "");

@@ -63,7 +63,7 @@ public final class LiveImpact {
         }
         // offline services over each snapshot: what they decide is not the live service's to log
         return ImpactAnalysis.run(new Decisions(live.registry(), baseline), new Decisions(live.registry(), candidate),
-                probes, skipped, scope.maxChanges(), BUDGET, ImpactAnalysis.Progress.NONE);
+                probes, List.of(), skipped, scope.maxChanges(), BUDGET, ImpactAnalysis.Progress.NONE);
     }
 
     private static JsonNode parse(DecisionRecord record) {

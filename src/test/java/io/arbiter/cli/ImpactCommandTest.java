@@ -105,14 +105,33 @@ class ImpactCommandTest {
     }
 
     @Test
+    void testsRunUnderBothAndATestTheEditBreaksIsListedFirst() throws IOException {
+        CliRun run = run(example("--tests", EXAMPLE.resolve("tests").toString(), "--format", "json"));
+
+        assertEquals(0, run.exit(), run.err());
+        JsonNode report = Documents.jsonMapper().readTree(run.out());
+        assertEquals(2, report.path("tests").path("tests").asInt(), run.out());
+        assertEquals(2, report.path("tests").path("passedBefore").asInt());
+        assertEquals(1, report.path("tests").path("passedAfter").asInt());
+        JsonNode broken = report.path("changes").path(0);
+        assertEquals("test", broken.path("source").asText(), run.out());
+        assertTrue(broken.path("test").path("passedBefore").asBoolean());
+        assertTrue(!broken.path("test").path("passedAfter").asBoolean());
+        assertTrue(broken.path("test").path("mismatchesAfter").toString().contains("PATTERN"), broken.toString());
+        assertEquals(0, report.path("bySource").path("sweep").path("decisions").asInt(),
+                "with --tests alone nothing is swept unless --sweep is given");
+    }
+
+    @Test
     void usageErrorsExit2WithOneLine() {
         CliRun noCandidate = run("impact");
         CliRun halfRules = run("impact", "--candidate-rules", "rules");
         CliRun missingLog = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--replay", "no-such.log");
         CliRun badLimit = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--limit", "-1");
         CliRun badPolicy = run("impact", "--candidate-policy", "pom.xml");
+        CliRun badSuite = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--tests", "pom.xml");
 
-        for (CliRun refused : List.of(noCandidate, halfRules, missingLog, badLimit, badPolicy)) {
+        for (CliRun refused : List.of(noCandidate, halfRules, missingLog, badLimit, badPolicy, badSuite)) {
             assertEquals(2, refused.exit(), refused.err());
             assertTrue(!refused.err().contains("\tat "), "no stack trace: " + refused.err());
         }
