@@ -159,7 +159,7 @@ class ImpactAnalysisTest {
         Decisions baseline = baseline();
         List<Probe> sweep = Probes.sweep(baseline.snapshot().catalog());
 
-        ImpactReport report = ImpactAnalysis.run(baseline, candidate(DENY_POSTGRES), sweep, List.of(), 100,
+        ImpactReport report = ImpactAnalysis.run(baseline, candidate(DENY_POSTGRES), sweep, List.of(), List.of(), 100,
                 java.time.Duration.ZERO, ImpactAnalysis.Progress.NONE);
 
         assertEquals(sweep.size(), report.notCompared());
