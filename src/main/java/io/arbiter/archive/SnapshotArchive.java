@@ -51,6 +51,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -363,23 +365,34 @@ public final class SnapshotArchive {
         List<String> changed = new ArrayList<>();
         PolicyDocument policy = loadPolicy(manifest.policy());
         check(changed, Part.POLICY, manifest.policy(), policy.revision());
-        Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
-        for (PolicyType type : registry.types()) {
-            String revision = manifest.rules().get(type.name());
-            if (revision == null) {
-                throw new ArchiveException("the archived snapshot " + manifest.snapshotRevision()
-                        + " has no rules for the policy type '" + type.name() + "'");
-            }
-            CompiledRuleBase base = loadRules(type, revision);
-            check(changed, Part.RULES, revision, base.revision());
-            ruleBases.put(type.name(), base);
-        }
         for (String kind : manifest.rules().keySet()) {
             if (registry.type(kind).isEmpty()) {
                 throw new ArchiveException("the archived snapshot " + manifest.snapshotRevision()
                         + " has rules for the policy type '" + kind + "', which this Arbiter does not know");
             }
         }
+        // rule bases compile on their own threads, as the server loads them
+        Map<String, CompletableFuture<CompiledRuleBase>> building = new LinkedHashMap<>();
+        for (PolicyType type : registry.types()) {
+            String revision = manifest.rules().get(type.name());
+            if (revision == null) {
+                throw new ArchiveException("the archived snapshot " + manifest.snapshotRevision()
+                        + " has no rules for the policy type '" + type.name() + "'");
+            }
+            building.put(type.name(), CompletableFuture.supplyAsync(() -> loadRules(type, revision)));
+        }
+        Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
+        building.forEach((kind, future) -> {
+            CompiledRuleBase base;
+            try {
+                base = future.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof ArchiveException archive ? archive
+                        : new ArchiveException("the rules of '" + kind + "' cannot be rebuilt: " + reason(e.getCause()), e);
+            }
+            check(changed, Part.RULES, manifest.rules().get(kind), base.revision());
+            ruleBases.put(kind, base);
+        });
         Catalog catalog = loadCatalog(manifest.catalog());
         check(changed, Part.CATALOG, manifest.catalog(), catalog.revision());
         TypeInstanceStore store = loadTypeInstances(manifest.typeInstances());
