@@ -20,6 +20,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -70,6 +71,34 @@ class AuditReplayCommandTest {
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("replayed under snapshot " + embedded.revision()), run.out());
         assertTrue(run.out().contains("IDENTICAL: outcome SELECTED"), run.out());
+    }
+
+    /** The README's replay example: its audit command, run on a log and an archive of our own, prints what it shows. */
+    @Test
+    void theReadmeExampleRunsAndPrintsWhatItShows() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        int marker = readme.indexOf("<!-- example: arbiter audit --replay -->");
+        assertTrue(marker >= 0, "the README has no replay example");
+        java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```(sh|text)\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(readme.substring(marker));
+        assertTrue(blocks.find());
+        String command = blocks.group(2).lines().filter(line -> line.startsWith("java -jar target/arbiter.jar audit"))
+                .findFirst().orElseThrow();
+        assertTrue(blocks.find());
+        List<String> shown = blocks.group(2).lines().toList();
+        String[] args = command.substring("java -jar target/arbiter.jar ".length()).replace("<decisionId>", id)
+                .replace("arbiter-decisions.log*", log.toString()).replace("snapshots/", archive.toString()).split(" ");
+
+        Run run = run(args);
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        List<String> printed = run.out().lines().toList();
+        assertEquals(shown.size(), printed.size(), run.out());
+        for (int i = 0; i < shown.size(); i++) {
+            String pattern = java.util.Arrays.stream(shown.get(i).replace("<decisionId>", id).split("…", -1))
+                    .map(java.util.regex.Pattern::quote).collect(java.util.stream.Collectors.joining(".*"));
+            assertTrue(printed.get(i).matches(pattern), "README shows '" + shown.get(i) + "', the command printed '" + printed.get(i) + "'");
+        }
     }
 
     @Test
