@@ -1,6 +1,6 @@
 // A request editor shared by the views that take a whole request: paste, load a file, or load the documented example.
 import {h} from './dom.js';
-import {get} from './api.js';
+import {errorView, get, post} from './api.js';
 
 let openApi = null;
 
@@ -35,6 +35,28 @@ export function requestEditor(target, onDecide) {
     onDecide(text.value);
   });
   return {form, text};
+}
+
+/**
+ * The page of a target decided from a whole request: its heading, the request editor, and the decision as
+ * {@code view(response, request, signal)} renders it (or the refusal).
+ */
+export function decisionPage(main, target, title, view, signal) {
+  main.append(h('h1', null, title));
+  const status = h('p', {class: 'status', role: 'status', 'aria-live': 'polite'});
+  const result = h('div', {id: `${target}-result`});
+  const {form} = requestEditor(target, async (text) => {
+    status.textContent = 'Deciding…';
+    try {
+      const response = (await post(`/v1/decisions/${target}`, text, {signal})).json;
+      status.textContent = 'Decided.';
+      result.replaceChildren(...await view(response, parsed(text), signal));
+    } catch (error) {
+      status.textContent = 'The request was refused.';
+      result.replaceChildren(errorView(error) || '');
+    }
+  });
+  main.append(form, status, result);
 }
 
 /** The request as data when it is JSON, else null (YAML is sent as is; the service reads it). */

@@ -1,27 +1,12 @@
 // Dependencies: a graph of policies, templates and dependency edges; pending templates with their blockers,
 // cycles in red.
 import {h, s, section} from '../dom.js';
-import {errorView, post} from '../api.js';
-import {parsed, requestEditor} from '../requests.js';
+import {decisionPage} from '../requests.js';
 import {firingsSection} from '../timeline.js';
 import {table} from './decision.js';
 
 export async function render(main, params, signal) {
-  main.append(h('h1', null, 'Dependencies'));
-  const status = h('p', {class: 'status', role: 'status', 'aria-live': 'polite'});
-  const result = h('div', {id: 'dependencies-result'});
-  const {form} = requestEditor('dependencies', async (text) => {
-    status.textContent = 'Deciding…';
-    try {
-      const response = (await post('/v1/decisions/dependencies', text, {signal})).json;
-      status.textContent = 'Decided.';
-      result.replaceChildren(...await view(response, parsed(text), signal));
-    } catch (error) {
-      status.textContent = 'The request was refused.';
-      result.replaceChildren(errorView(error) || '');
-    }
-  });
-  main.append(form, status, result);
+  decisionPage(main, 'dependencies', 'Dependencies', view, signal);
 }
 
 async function view(response, request, signal) {

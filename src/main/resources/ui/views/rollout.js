@@ -1,26 +1,11 @@
 // Rollout: decision groups × clusters, coloured by status; rolled out now, timed out, removed, breach, recheck time.
 import {h, section} from '../dom.js';
-import {errorView, post} from '../api.js';
-import {parsed, requestEditor} from '../requests.js';
+import {decisionPage} from '../requests.js';
 import {firingsSection} from '../timeline.js';
 import {table} from './decision.js';
 
 export async function render(main, params, signal) {
-  main.append(h('h1', null, 'Rollout'));
-  const status = h('p', {class: 'status', role: 'status', 'aria-live': 'polite'});
-  const result = h('div', {id: 'rollout-result'});
-  const {form} = requestEditor('rollout', async (text) => {
-    status.textContent = 'Deciding…';
-    try {
-      const response = (await post('/v1/decisions/rollout', text, {signal})).json;
-      status.textContent = 'Decided.';
-      result.replaceChildren(...await view(response, parsed(text), signal));
-    } catch (error) {
-      status.textContent = 'The request was refused.';
-      result.replaceChildren(errorView(error) || '');
-    }
-  });
-  main.append(form, status, result);
+  decisionPage(main, 'rollout', 'Rollout', view, signal);
 }
 
 async function view(response, request, signal) {

@@ -8,17 +8,8 @@ import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.engine.RuleBaseException;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
-import org.drools.decisiontable.InputType;
-import org.drools.decisiontable.SpreadsheetCompiler;
-import org.drools.model.codegen.ExecutableModelProject;
-import org.kie.api.KieServices;
-import org.kie.api.builder.KieBuilder;
-import org.kie.api.builder.KieFileSystem;
-import org.kie.api.builder.Message;
 import org.kie.api.io.ResourceType;
 
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -205,52 +196,18 @@ public final class TableLint {
      */
     private static List<Finding> compileErrors(PolicyType type, List<RuleBaseBuilder.RuleFile> files,
                                                Map<String, DecisionTable> tables) {
+        RuleBaseBuilder.Check check = RuleBaseBuilder.check(type.name(), files);
         List<Finding> findings = new ArrayList<>();
-        KieServices services = KieServices.get();
-        KieFileSystem fileSystem = services.newKieFileSystem();
-        fileSystem.generateAndWritePomXML(services.newReleaseId("io.arbiter.lint", type.name().replaceAll("[^A-Za-z0-9_.-]", "-"), "1.0.0"));
-        Map<String, String> generated = new LinkedHashMap<>();
-        Map<String, String> sources = new LinkedHashMap<>();
-        for (RuleBaseBuilder.RuleFile file : files) {
-            byte[] content = file.content();
-            ResourceType resourceType = file.type();
-            String path = "src/main/resources/lint/" + file.name();
-            if (tables.containsKey(file.name())) {
-                String drl;
-                try {
-                    drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(content), InputType.CSV);
-                } catch (RuntimeException e) {
-                    findings.add(new Finding(Severity.ERROR, "table-syntax", file.name(), "$", null, null,
-                            "the table does not compile to rules: " + e.getMessage()));
-                    continue;
-                }
-                generated.put(path + ".drl", drl);
-                content = drl.getBytes(StandardCharsets.UTF_8);
-                resourceType = ResourceType.DRL;
-                path = path + ".drl";
-            }
-            sources.put(path, file.name());
-            fileSystem.write(path, services.getResources().newByteArrayResource(content).setResourceType(resourceType));
-        }
-        KieBuilder builder;
-        try {
-            builder = services.newKieBuilder(fileSystem).buildAll(ExecutableModelProject.class);
-        } catch (RuntimeException e) {
-            findings.add(new Finding(Severity.ERROR, "compile", type.name(), "$", null, null,
-                    "the rule base does not compile: " + e.getMessage()));
-            return findings;
-        }
-        for (Message message : builder.getResults().getMessages(Message.Level.ERROR)) {
-            String path = message.getPath() == null ? "" : message.getPath();
-            String resource = sources.keySet().stream().filter(source -> path.endsWith(source.substring("src/main/resources/".length()))
-                    || source.endsWith(path)).findFirst().orElse(null);
-            String text = firstLine(message.getText());
-            String name = resource == null ? type.name() : sources.get(resource);
-            if (resource != null && generated.containsKey(resource)) {
-                findings.add(tableError(tables.get(name), generated.get(resource), message.getLine(), text));
+        for (RuleBaseBuilder.CompileError error : check.errors()) {
+            if (error.tableSyntax()) {
+                findings.add(new Finding(Severity.ERROR, "table-syntax", error.file(), "$", null, null, error.text()));
+            } else if (error.file() == null) {
+                findings.add(new Finding(Severity.ERROR, "compile", type.name(), "$", null, null, error.text()));
+            } else if (check.generatedDrl().containsKey(error.file()) && tables.containsKey(error.file())) {
+                findings.add(tableError(tables.get(error.file()), check.generatedDrl().get(error.file()), error.line(), error.text()));
             } else {
-                findings.add(new Finding(Severity.ERROR, "compile", name, "$", message.getLine() > 0 ? message.getLine() : null,
-                        message.getColumn() > 0 ? message.getColumn() : null, text));
+                findings.add(new Finding(Severity.ERROR, "compile", error.file(), "$", error.line() > 0 ? error.line() : null,
+                        error.column() > 0 ? error.column() : null, error.text()));
             }
         }
         return findings;
@@ -317,10 +274,5 @@ public final class TableLint {
             }
         }
         return best;
-    }
-
-    private static String firstLine(String text) {
-        int newline = text.indexOf('\n');
-        return newline < 0 ? text : text.substring(0, newline);
     }
 }

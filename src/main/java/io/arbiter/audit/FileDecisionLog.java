@@ -1,8 +1,6 @@
 package io.arbiter.audit;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
@@ -13,8 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Decision records as JSON lines in a file, rotated by size ({@code FILE} -> {@code FILE.1} -> ... ->
@@ -22,44 +18,17 @@ import java.util.List;
  * fails the records it held, is cut back so that no half line stays, and the file is reopened for the next records.
  * In REQUIRED mode a record counts as written once it is handed to the operating system (not synced to disk).
  */
-public final class FileDecisionLog extends QueuedDecisionLog {
-
-    /** Whole lines are gathered up to about this many bytes per write of the file. */
-    private static final int CHUNK_BYTES = 64 * 1024;
-    /** A buffer grown beyond this by a large record is given back rather than kept. */
-    private static final int KEPT_BUFFER_BYTES = 1024 * 1024;
+public final class FileDecisionLog extends LineDecisionLog {
 
     private final Path file;
     private final long maxBytes;
     private final int keepFiles;
 
     // The writer thread's own.
-    private LineBuffer chunk = new LineBuffer(CHUNK_BYTES + 16 * 1024);
-    private final List<Entry> chunkRecords = new ArrayList<>();
     /** The open file, or null after a failed write: reopened for the next records. */
     private FileChannel channel;
     /** The file's size after its last whole line. */
     private long size;
-
-    /** A byte buffer whose bytes can be written to a channel without a copy. */
-    static final class LineBuffer extends ByteArrayOutputStream {
-        LineBuffer(int size) {
-            super(size);
-        }
-
-        ByteBuffer bytes() {
-            return ByteBuffer.wrap(buf, 0, count);
-        }
-
-        void line(byte[] json) {
-            write(json, 0, json.length);
-            write('\n');
-        }
-
-        int capacity() {
-            return buf.length;
-        }
-    }
 
     public FileDecisionLog(Path file, long maxBytes, int keepFiles, int capacity, Mode mode) {
         this(file, maxBytes, keepFiles, capacity, DEFAULT_BUFFER_BYTES, mode);
@@ -92,63 +61,41 @@ public final class FileDecisionLog extends QueuedDecisionLog {
         return file.toString();
     }
 
+    /** A line that would take the file past its size rotates it first (a file holds one line at least). */
     @Override
-    protected void write(List<Entry> batch) {
-        for (Entry entry : batch) {
-            int length = entry.json().length + 1;
-            long pending = size + chunk.size();
-            if (pending > 0 && pending + length > maxBytes) {
-                flushChunk();
-                rotate();
-            }
-            chunk.line(entry.json());
-            chunkRecords.add(entry);
-            if (chunk.size() >= CHUNK_BYTES) {
-                flushChunk();
-            }
+    protected void beforeLine(int length) {
+        long pending = size + pendingBytes();
+        if (pending > 0 && pending + length > maxBytes) {
+            flushChunk();
+            rotate();
         }
-        flushChunk();
     }
 
-    /** Writes the gathered lines in one go: all of them, or none (what a failed write left is cut off). */
-    private void flushChunk() {
-        if (chunkRecords.isEmpty()) {
-            return;
+    @Override
+    protected void writeChunk(ByteBuffer lines) throws IOException {
+        if (channel == null) {
+            open();
         }
+        int length = lines.remaining();
         try {
-            if (channel == null) {
-                open();
+            while (lines.hasRemaining()) {
+                channel.write(lines);
             }
-            ByteBuffer bytes = chunk.bytes();
-            int length = bytes.remaining();
-            try {
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-            } catch (IOException e) {
-                discardPartialWrite();
-                throw e;
-            }
-            size += length;
-            chunkRecords.forEach(this::written);
         } catch (IOException e) {
-            String reason = "cannot write " + file + ": " + describe(e);
-            chunkRecords.forEach(entry -> failed(entry, reason));
-            reportFailure(reason, chunkRecords.size() + " record(s) not written, the first of decision "
-                    + chunkRecords.get(0).decisionId());
-        } finally {
-            chunkRecords.clear();
-            if (chunk.capacity() > KEPT_BUFFER_BYTES) {
-                chunk = new LineBuffer(CHUNK_BYTES + 16 * 1024);
-            }
-            chunk.reset();
+            discardPartialWrite();
+            throw e;
         }
+        size += length;
+    }
+
+    @Override
+    protected String writeFailure(IOException e) {
+        return "cannot write " + file + ": " + describe(e);
     }
 
     @Override
     protected void recover() {
-        chunkRecords.clear();
-        chunk.reset();
+        super.recover();
         if (channel != null) {
             discardPartialWrite();
         }

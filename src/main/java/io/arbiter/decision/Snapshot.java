@@ -52,6 +52,25 @@ public record Snapshot(PolicyDocument policy, Map<String, CompiledRuleBase> rule
         return ruleBase;
     }
 
+    /** What a decision may read from a snapshot besides its type's rule base (see {@code PolicyType.reads}). */
+    public enum Part {
+        /** The global policy and the merge order. */
+        GLOBAL_POLICY,
+        CATALOG,
+        /** The TypeInstance store and the platform TypeInstances. */
+        TYPE_INSTANCES
+    }
+
+    /** A revision of one part: two snapshots with equal revisions of a part hold the same part. */
+    public String revisionOf(Part part) {
+        return switch (part) {
+            case GLOBAL_POLICY -> policy.revision() + " " + String.join(",", policyOrder);
+            case CATALOG -> catalog.revision();
+            case TYPE_INSTANCES -> typeInstances.revision() + " " + platformTypeInstances.stream()
+                    .map(ti -> ti.id() + "=" + ti.typeRef()).toList();
+        };
+    }
+
     /** The same snapshot with another global policy: nothing is derived for it yet. */
     public Snapshot withPolicy(PolicyDocument newPolicy) {
         return new Snapshot(newPolicy, ruleBases, catalog, typeInstances, platformTypeInstances, policyOrder);

@@ -32,6 +32,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -226,21 +227,9 @@ public final class RuleBaseBuilder {
     }
 
     private static KieBuilder compile(String name, List<RuleFile> files, ReleaseId releaseId) {
-        KieServices services = KieServices.get();
-        KieFileSystem fileSystem = services.newKieFileSystem();
-        fileSystem.generateAndWritePomXML(releaseId);
-        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
-        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it. Set for this
-        // module's builder only (kmodule.xml configuration), not JVM-wide.
-        fileSystem.writeKModuleXML(services.newKieModuleModel()
-                .setConfigurationProperty(EXTERNALISE_LAMBDAS, "false").toXML());
-        for (RuleFile file : files) {
-            fileSystem.write("src/main/resources/io/arbiter/rules/" + artifactOf(name) + "/" + file.name(),
-                    services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));
-        }
         KieBuilder builder;
         try {
-            builder = services.newKieBuilder(fileSystem).buildAll(ExecutableModelProject.class);
+            builder = KieServices.get().newKieBuilder(fileSystem(name, files, releaseId)).buildAll(ExecutableModelProject.class);
         } catch (RuntimeException e) {
             throw new RuleBaseException("the rule base '" + name + "' does not compile: " + e.getMessage(), e);
         }
@@ -252,6 +241,86 @@ public final class RuleBaseBuilder {
             throw new RuleBaseException(message.toString());
         }
         return builder;
+    }
+
+    /** The module a rule base compiles from: its files under one package folder, and how the compiler is set up. */
+    private static KieFileSystem fileSystem(String name, List<RuleFile> files, ReleaseId releaseId) {
+        KieServices services = KieServices.get();
+        KieFileSystem fileSystem = services.newKieFileSystem();
+        fileSystem.generateAndWritePomXML(releaseId);
+        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
+        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it. Set for this
+        // module's builder only (kmodule.xml configuration), not JVM-wide.
+        fileSystem.writeKModuleXML(services.newKieModuleModel()
+                .setConfigurationProperty(EXTERNALISE_LAMBDAS, "false").toXML());
+        for (RuleFile file : files) {
+            fileSystem.write(resourcePath(name, file),
+                    services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));
+        }
+        return fileSystem;
+    }
+
+    private static String resourcePath(String name, RuleFile file) {
+        return "src/main/resources/io/arbiter/rules/" + artifactOf(name) + "/" + file.name();
+    }
+
+    /**
+     * A compile error of one rule file ({@code file} null: of the rule base as a whole); {@code line} and
+     * {@code column} 0 when unknown. {@code tableSyntax}: the decision table did not even turn into rules.
+     */
+    public record CompileError(String file, int line, int column, String text, boolean tableSyntax) {
+    }
+
+    /**
+     * What compiling {@code files} as {@link #build} does reports, without throwing: every error, located in its file.
+     * A CSV decision table is compiled through the DRL it generates, given in {@code generatedDrl} by file, so that
+     * an error's line can be traced to the table's row.
+     */
+    public record Check(List<CompileError> errors, Map<String, String> generatedDrl) {
+    }
+
+    public static Check check(String name, List<RuleFile> files) {
+        List<CompileError> errors = new ArrayList<>();
+        Map<String, String> generated = new java.util.LinkedHashMap<>();
+        Map<String, String> fileOfResource = new java.util.LinkedHashMap<>();
+        List<RuleFile> compiled = new ArrayList<>();
+        for (RuleFile file : files) {
+            RuleFile source = file;
+            if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
+                String drl;
+                try {
+                    drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(file.content()), InputType.CSV);
+                } catch (RuntimeException e) {
+                    errors.add(new CompileError(file.name(), 0, 0, "the table does not compile to rules: " + e.getMessage(), true));
+                    continue;
+                }
+                generated.put(file.name(), drl);
+                source = new RuleFile(file.name() + ".drl", drl.getBytes(java.nio.charset.StandardCharsets.UTF_8), ResourceType.DRL);
+            }
+            compiled.add(source);
+            fileOfResource.put(resourcePath(name, source), file.name());
+        }
+        KieServices services = KieServices.get();
+        ReleaseId releaseId = services.newReleaseId(GROUP + ".check", artifactOf(name), "1.0." + BUILDS.incrementAndGet());
+        KieBuilder builder;
+        try {
+            builder = services.newKieBuilder(fileSystem(name, compiled, releaseId)).buildAll(ExecutableModelProject.class);
+        } catch (RuntimeException e) {
+            errors.add(new CompileError(null, 0, 0, "the rule base does not compile: " + e.getMessage(), false));
+            return new Check(errors, generated);
+        } finally {
+            services.getRepository().removeKieModule(releaseId);
+        }
+        for (Message message : builder.getResults().getMessages(Message.Level.ERROR)) {
+            String path = message.getPath() == null ? "" : message.getPath();
+            String file = fileOfResource.entrySet().stream()
+                    .filter(entry -> !path.isEmpty() && (path.endsWith(entry.getKey().substring("src/main/resources/".length()))
+                            || entry.getKey().endsWith(path)))
+                    .map(Map.Entry::getValue).findFirst().orElse(null);
+            errors.add(new CompileError(file, Math.max(0, message.getLine()), Math.max(0, message.getColumn()),
+                    firstLine(message.getText()), false));
+        }
+        return new Check(errors, generated);
     }
 
     private static String artifactOf(String name) {

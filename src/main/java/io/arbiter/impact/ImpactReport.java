@@ -9,22 +9,27 @@ import java.util.Map;
 /**
  * What a candidate snapshot would decide differently from the baseline. {@code decisions} counts every probe (a
  * replayed request logged a thousand times counts a thousand times), {@code changed} those decided differently,
- * {@code refired} those decided alike by other rules; {@code byKind} splits them by decision target, {@code bySource}
- * by where the probes came from. {@code changes} lists each distinct changed request once, at most as many as asked
- * ({@code changesOmitted} says how many more there were).
+ * {@code refired} those decided alike by other rules, {@code unaffected} those of a kind that reads nothing the
+ * candidate changed (counted as unchanged without being decided: a new global policy leaves rollouts alone);
+ * {@code notCompared} those left undecided when the run's time budget ran out (not in {@code decisions});
+ * {@code byKind} splits them by decision target, {@code bySource} by where the probes came from. {@code changes} lists
+ * each distinct changed or refired request once, at most as many as asked ({@code changesOmitted} says how many more
+ * there were).
  */
-public record ImpactReport(String baseline, String candidate, int decisions, int changed, int refired,
+public record ImpactReport(String baseline, String candidate, int decisions, int changed, int refired, int unaffected,
+                           int notCompared,
                            Map<String, Tally> byKind, Map<String, Tally> bySource, List<Change> changes,
                            int changesOmitted, List<String> skipped) {
 
-    /** How many decisions of one kind or source, and how many of them changed or refired. */
-    public record Tally(int decisions, int changed, int refired) {
-        static Tally of(int count, boolean isChanged, boolean isRefired) {
-            return new Tally(count, isChanged ? count : 0, isRefired ? count : 0);
+    /** How many decisions of one kind or source, and how many of them changed, refired or were unaffected. */
+    public record Tally(int decisions, int changed, int refired, int unaffected) {
+        static Tally of(int count, boolean isChanged, boolean isRefired, boolean isUnaffected) {
+            return new Tally(count, isChanged ? count : 0, isRefired ? count : 0, isUnaffected ? count : 0);
         }
 
         Tally plus(Tally other) {
-            return new Tally(decisions + other.decisions, changed + other.changed, refired + other.refired);
+            return new Tally(decisions + other.decisions, changed + other.changed, refired + other.refired,
+                    unaffected + other.unaffected);
         }
     }
 

@@ -5,7 +5,10 @@ import io.arbiter.runtime.Evaluation;
 import java.io.PrintWriter;
 import java.util.Map;
 
-/** An impact report as text: a table of counts per kind, then each change with its fields before and after. */
+/**
+ * An impact report as text: a table of counts per kind and per source ("unaffected": of a kind that reads nothing the
+ * candidate changed), then each change with its values before and after.
+ */
 public final class ImpactText {
 
     private ImpactText() {
@@ -13,11 +16,11 @@ public final class ImpactText {
 
     public static void print(ImpactReport report, PrintWriter out) {
         out.printf("baseline %s, candidate %s%n%n", report.baseline(), report.candidate());
-        out.printf("%-16s %10s %10s %10s%n", "kind", "decisions", "changed", "refired");
+        out.printf("%-16s %10s %10s %10s %10s%n", "kind", "decisions", "changed", "refired", "unaffected");
         report.byKind().forEach((kind, tally) -> row(out, kind, tally));
-        out.printf("%-16s %10s %10s %10s%n", "", "", "", "");
+        out.println();
         report.bySource().forEach((source, tally) -> row(out, "from " + source, tally));
-        row(out, "total", new ImpactReport.Tally(report.decisions(), report.changed(), report.refired()));
+        row(out, "total", new ImpactReport.Tally(report.decisions(), report.changed(), report.refired(), report.unaffected()));
         for (ImpactReport.Change change : report.changes()) {
             out.println();
             out.printf("%s %s (%s): %s%s%n", change.decidedDifferently() ? "CHANGED" : "REFIRED", change.kind(),
@@ -41,7 +44,7 @@ public final class ImpactText {
     }
 
     private static void row(PrintWriter out, String name, ImpactReport.Tally tally) {
-        out.printf("%-16s %,10d %,10d %,10d%n", name, tally.decisions(), tally.changed(), tally.refired());
+        out.printf("%-16s %,10d %,10d %,10d %,10d%n", name, tally.decisions(), tally.changed(), tally.refired(), tally.unaffected());
     }
 
     private static String verdict(boolean passed) {

@@ -16,6 +16,9 @@ import java.util.List;
  */
 public final class LiveImpact {
 
+    /** How long an impact on the live service may decide: what is not decided by then is reported as not compared. */
+    public static final java.time.Duration BUDGET = java.time.Duration.ofSeconds(30);
+
     private LiveImpact() {
     }
 
@@ -60,7 +63,7 @@ public final class LiveImpact {
         }
         // offline services over each snapshot: what they decide is not the live service's to log
         return ImpactAnalysis.run(new Decisions(live.registry(), baseline), new Decisions(live.registry(), candidate),
-                probes, skipped, scope.maxChanges(), ImpactAnalysis.Progress.NONE);
+                probes, skipped, scope.maxChanges(), BUDGET, ImpactAnalysis.Progress.NONE);
     }
 
     private static JsonNode parse(DecisionRecord record) {

@@ -32,6 +32,15 @@ public interface PolicyType {
     }
 
     /**
+     * The parts of a snapshot this type's decisions read besides its own rule base (and the rule bases of the types
+     * it {@link #consumes} from): a request is decided alike under two snapshots that agree on them. Default: every
+     * part.
+     */
+    default java.util.Set<io.arbiter.decision.Snapshot.Part> reads() {
+        return java.util.EnumSet.allOf(io.arbiter.decision.Snapshot.Part.class);
+    }
+
+    /**
      * Decides one request for one of this type's targets. The request has already passed the target's schema and
      * version checks. Returns the response body (a record or tree rendered as JSON).
      */

@@ -10,7 +10,6 @@ import io.arbiter.document.Documents;
 import io.arbiter.engine.FiredRule;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,28 +88,42 @@ public record Evaluation(String target, ObjectNode result, List<FiredRule> firin
         return firings.stream().map(FiredRule::rule).toList();
     }
 
-    /** What was decided differently from {@code before}: each top-level field whose value differs, before and after. */
+    /**
+     * What was decided differently from {@code before}: each value that differs, by its path in the decision
+     * ({@code outcome}, {@code backends[0].matchedBy}), before and after. Objects and lists of the same length are
+     * compared member by member; a list that changed length is one change.
+     */
     public Map<String, Change> changesFrom(Evaluation before) {
         Map<String, Change> changes = new LinkedHashMap<>();
-        for (Iterator<String> names = union(before.result, result); names.hasNext(); ) {
-            String name = names.next();
-            JsonNode old = before.result.has(name) ? before.result.get(name) : NullNode.getInstance();
-            JsonNode now = result.has(name) ? result.get(name) : NullNode.getInstance();
-            if (!old.equals(now)) {
-                changes.put(name, new Change(old, now));
-            }
-        }
+        compare("", before.result, result, changes);
         return changes;
+    }
+
+    private static void compare(String path, JsonNode before, JsonNode after, Map<String, Change> changes) {
+        if (before.equals(after)) {
+            return;
+        }
+        if (before.isObject() && after.isObject()) {
+            java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+            before.fieldNames().forEachRemaining(names::add);
+            after.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                compare(path.isEmpty() ? name : path + "." + name, valueOf(before.get(name)), valueOf(after.get(name)), changes);
+            }
+        } else if (before.isArray() && after.isArray() && before.size() == after.size()) {
+            for (int i = 0; i < before.size(); i++) {
+                compare(path + "[" + i + "]", before.get(i), after.get(i), changes);
+            }
+        } else {
+            changes.put(path, new Change(before, after));
+        }
+    }
+
+    private static JsonNode valueOf(JsonNode node) {
+        return node == null ? NullNode.getInstance() : node;
     }
 
     /** One field of a decision, before and after a change. */
     public record Change(JsonNode before, JsonNode after) {
-    }
-
-    private static Iterator<String> union(ObjectNode a, ObjectNode b) {
-        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
-        a.fieldNames().forEachRemaining(names::add);
-        b.fieldNames().forEachRemaining(names::add);
-        return names.iterator();
     }
 }

@@ -4,8 +4,6 @@ import io.arbiter.policytype.PolicyTypeRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,22 +16,13 @@ class CliTest {
     @TempDir
     Path temp;
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.run(args);
     }
 
     @Test
     void decideImplementationPrintsTheDecision() {
-        Run run = run("decide", "implementation", "--interface", "cap.interface.database.postgresql.install:0.1.0");
+        CliRun run = run("decide", "implementation", "--interface", "cap.interface.database.postgresql.install:0.1.0");
 
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().contains("\"outcome\" : \"SELECTED\""), run.out());
@@ -42,7 +31,7 @@ class CliTest {
 
     @Test
     void decideWithoutARequestExplainsWhatIsMissing() {
-        Run run = run("decide", "implementation");
+        CliRun run = run("decide", "implementation");
 
         assertEquals(2, run.exit());
         assertTrue(run.err().contains("give --request FILE or the request options"), run.err());
@@ -50,7 +39,7 @@ class CliTest {
 
     @Test
     void decideRefusesABadInterfacePathWithTheSchemaProblem() {
-        Run run = run("decide", "implementation", "--interface", "interface.database.postgresql.install");
+        CliRun run = run("decide", "implementation", "--interface", "interface.database.postgresql.install");
 
         assertEquals(2, run.exit());
         assertTrue(run.err().contains("$.interface.path"), run.err());
@@ -68,7 +57,7 @@ class CliTest {
                       oneOf: []
                 """);
 
-        Run run = run("lint", policy.toString());
+        CliRun run = run("lint", policy.toString());
 
         assertEquals(1, run.exit(), run.out() + run.err());
         assertTrue(run.out().startsWith(policy + "\n"), "grouped under the file: " + run.out());
@@ -82,7 +71,7 @@ class CliTest {
     void lintShowsTheOffendingLineWithACaretUnderTheColumn() throws Exception {
         Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface:\n  rules:\n    - interface: {path: nope}\n      oneOf: []\n");
 
-        Run run = run("lint", policy.toString());
+        CliRun run = run("lint", policy.toString());
 
         assertTrue(run.out().contains("""
                     |     - interface: {path: nope}
@@ -102,8 +91,8 @@ class CliTest {
                       oneOf: [{implementationConstraints: {}}]
                 """);
 
-        Run run = run("lint", policy.toString());
-        Run strict = run("lint", policy.toString(), "--strict");
+        CliRun run = run("lint", policy.toString());
+        CliRun strict = run("lint", policy.toString(), "--strict");
 
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("4:32: warning [unknown-typeinstance] $.interface.default.inject.requiredTypeInstances[0].id:"
@@ -124,7 +113,7 @@ class CliTest {
                       oneOf: []
                 """);
 
-        Run run = run("lint", policy.toString(), "--format", "json");
+        CliRun run = run("lint", policy.toString(), "--format", "json");
 
         assertEquals(1, run.exit(), run.out() + run.err());
         var json = io.arbiter.document.Documents.jsonMapper().readTree(run.out());
@@ -143,7 +132,7 @@ class CliTest {
     void lintSarifNamesEachFindingsRuleFileAndRegion() throws Exception {
         Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface:\n  rules:\n    - interface: {path: nope}\n      oneOf: []\n");
 
-        Run run = run("lint", policy.toString(), "--format", "SARIF");
+        CliRun run = run("lint", policy.toString(), "--format", "SARIF");
 
         assertEquals(1, run.exit(), run.out() + run.err());
         var sarif = io.arbiter.document.Documents.jsonMapper().readTree(run.out());
@@ -162,9 +151,9 @@ class CliTest {
     void lintWithoutAnythingToCheckOrWithABadRoleIsAUsageError() throws Exception {
         Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface: {rules: []}\n");
 
-        Run nothing = run("lint");
-        Run badRole = run("lint", policy.toString(), "--as", "boss");
-        Run badFormat = run("lint", policy.toString(), "--format", "xml");
+        CliRun nothing = run("lint");
+        CliRun badRole = run("lint", policy.toString(), "--as", "boss");
+        CliRun badFormat = run("lint", policy.toString(), "--format", "xml");
 
         assertEquals(2, nothing.exit());
         assertTrue(nothing.err().contains("give a policy FILE, or --rules DIR --decision-tables DIR"), nothing.err());
@@ -191,7 +180,7 @@ class CliTest {
                       oneOf: [{implementationConstraints: {}}]
                 """);
 
-        Run run = run("lint", action.toString(), "--as", "action", "--policy", global.toString());
+        CliRun run = run("lint", action.toString(), "--as", "action", "--policy", global.toString());
 
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("3:7: warning [shadowed-rule] $.interface.rules[0].interface: never decides"), run.out());
@@ -215,7 +204,7 @@ class CliTest {
         String hub = io.arbiter.testing.Fixtures.requireHubManifests().toString();
         Path policy = Files.writeString(temp.resolve("rds.yaml"), RDS_POLICY.formatted("42"));
 
-        Run run = run("lint", policy.toString(), "--hub", hub);
+        CliRun run = run("lint", policy.toString(), "--hub", hub);
 
         assertEquals(1, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("9:17: error [decision-refuses] $.interface.rules[0].oneOf[0].inject.additionalParameters[0]:"), run.out());
@@ -230,8 +219,8 @@ class CliTest {
         String hub = io.arbiter.testing.Fixtures.requireHubManifests().toString();
         Path policy = Files.writeString(temp.resolve("rds.yaml"), RDS_POLICY.formatted("eu-west-1"));
 
-        Run lint = run("lint", policy.toString(), "--hub", hub);
-        Run decide = run("decide", "implementation", "--interface", "cap.interface.database.postgresql.install:0.1.0",
+        CliRun lint = run("lint", policy.toString(), "--hub", hub);
+        CliRun decide = run("decide", "implementation", "--interface", "cap.interface.database.postgresql.install:0.1.0",
                 "--hub", hub, "--policy", policy.toString());
 
         assertEquals(0, lint.exit(), lint.out() + lint.err());
@@ -255,7 +244,7 @@ class CliTest {
                     oneOf: []
                 """);
 
-        Run run = run("migrate", legacy.toString());
+        CliRun run = run("migrate", legacy.toString());
 
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.out().startsWith("interface:"), run.out());
@@ -270,7 +259,7 @@ class CliTest {
     void migrateReportsAMalformedLegacyPolicy() throws Exception {
         Path legacy = Files.writeString(temp.resolve("legacy.yaml"), "apiVersion: 0.1.0\nrules:\n  cap.*:\n    oneOf:\n      - injectTypeInstances: [{typeRef: {path: x}}]\n");
 
-        Run run = run("migrate", legacy.toString());
+        CliRun run = run("migrate", legacy.toString());
 
         assertEquals(1, run.exit());
         assertTrue(run.err().contains("injectTypeInstances[0]"), run.err());
@@ -278,7 +267,7 @@ class CliTest {
 
     @Test
     void policyOrderMustNameEachKindOnce() {
-        Run run = run("decide", "implementation", "--interface", "cap.interface.x", "--policy-order", "ACTION,GLOBAL");
+        CliRun run = run("decide", "implementation", "--interface", "cap.interface.x", "--policy-order", "ACTION,GLOBAL");
 
         assertEquals(2, run.exit());
         assertTrue(run.err().contains("policy order must name ACTION, GLOBAL and WORKFLOW once each"), run.err());
@@ -297,9 +286,9 @@ class CliTest {
         decisions.decide("implementation", "{\"interface\": {\"path\": \"cap.interface.unknown.x\"}}".getBytes(), "application/json");
         audit.close();
 
-        Run summary = run("audit", log.toString(), "--top", "50");
-        Run one = run("audit", log.toString(), "--id", id);
-        Run none = run("audit", log.toString(), "--id", "nope");
+        CliRun summary = run("audit", log.toString(), "--top", "50");
+        CliRun one = run("audit", log.toString(), "--id", id);
+        CliRun none = run("audit", log.toString(), "--id", "nope");
 
         assertEquals(0, summary.exit(), summary.err());
         assertTrue(summary.out().contains("cap.interface.database.postgresql.install: {SELECTED=1}"), summary.out());
@@ -326,10 +315,10 @@ class CliTest {
                 not json
                 """);
 
-        Run both = run("audit", current.toString(), rotated.toString());
-        Run negativeTop = run("audit", current.toString(), "--top", "-1");
-        Run missing = run("audit", current.toString(), temp.resolve("absent.log").toString());
-        Run none = run("audit");
+        CliRun both = run("audit", current.toString(), rotated.toString());
+        CliRun negativeTop = run("audit", current.toString(), "--top", "-1");
+        CliRun missing = run("audit", current.toString(), temp.resolve("absent.log").toString());
+        CliRun none = run("audit");
 
         assertEquals(1, both.exit(), "a line that is not a record: " + both.err());
         assertTrue(both.out().contains("cap.interface.a: {NO_MATCH=1, SELECTED=1}") && both.out().contains("  2  p.A"), both.out());
@@ -344,7 +333,7 @@ class CliTest {
 
     @Test
     void helpListsEveryCommand() {
-        Run run = run("--help");
+        CliRun run = run("--help");
 
         assertEquals(0, run.exit());
         for (String command : new String[]{"serve", "decide", "policy-types", "lint", "migrate", "audit"}) {
@@ -354,7 +343,7 @@ class CliTest {
 
     @Test
     void aMissingPolicyFileIsOneClearLine() {
-        Run run = run("decide", "implementation", "--interface", "cap.interface.x", "--policy", temp.resolve("missing.yaml").toString());
+        CliRun run = run("decide", "implementation", "--interface", "cap.interface.x", "--policy", temp.resolve("missing.yaml").toString());
 
         assertEquals(2, run.exit());
         assertTrue(run.err().contains("missing.yaml"), run.err());
@@ -401,7 +390,7 @@ class CliTest {
     @Test
     void serveRefusesADecisionDeadlineThatIsNotAPositiveDuration() {
         for (String deadline : new String[] {"0s", "ten", "10", "-1s"}) {
-            Run refused = run("serve", "--decision-deadline", deadline);
+            CliRun refused = run("serve", "--decision-deadline", deadline);
             assertEquals(2, refused.exit(), deadline);
             assertTrue(refused.err().contains("--decision-deadline must be a positive duration"), refused.err());
         }
@@ -409,9 +398,9 @@ class CliTest {
 
     @Test
     void serveRefusesARotationThatCannotWork() {
-        Run noSize = run("serve", "--decision-log-size", "0");
-        Run hugeSize = run("serve", "--decision-log-size", "9000000000000");
-        Run noFiles = run("serve", "--decision-log-files", "0");
+        CliRun noSize = run("serve", "--decision-log-size", "0");
+        CliRun hugeSize = run("serve", "--decision-log-size", "9000000000000");
+        CliRun noFiles = run("serve", "--decision-log-files", "0");
 
         assertEquals(2, noSize.exit());
         assertTrue(noSize.err().contains("--decision-log-size must be from 1 to 1048576 (MiB), not 0"), noSize.err());
@@ -432,8 +421,8 @@ class CliTest {
 
     @Test
     void serveRefusesAnIndexOrAuditMemoryWithoutRoom() {
-        Run noIndex = run("serve", "--recent-decisions", "0");
-        Run noMemory = run("serve", "--audit-memory", "0");
+        CliRun noIndex = run("serve", "--recent-decisions", "0");
+        CliRun noMemory = run("serve", "--audit-memory", "0");
 
         assertEquals(2, noIndex.exit());
         assertTrue(noIndex.err().contains("--recent-decisions must be at least 1"), noIndex.err());

@@ -1,7 +1,6 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.Settings;
 import io.arbiter.document.Documents;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -53,13 +51,13 @@ class DocExamplesTest {
         }
     }
 
+    private static final String ADMIN_TOKEN = "doc-examples-token";
     private static ArbiterServer server;
     private static HttpTestClient client;
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), "doc-examples-token",
-                Duration.ofMillis(200))).toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(ADMIN_TOKEN);
         client = new HttpTestClient(server.port());
     }
 
@@ -100,7 +98,10 @@ class DocExamplesTest {
     private static void run(Example example) {
         String contentType = example.request().language().equals("yaml") ? "application/yaml" : "application/json";
         byte[] body = example.method().equals("GET") ? new byte[0] : requestBody(example).getBytes(StandardCharsets.UTF_8);
-        var response = client.send(example.method(), withLiveRevisions(example.path()), contentType, body);
+        // an example that shows the admin token sends this server's
+        String[] headers = example.request().text().contains("Authorization: Bearer")
+                ? new String[] {"Authorization", "Bearer " + ADMIN_TOKEN} : new String[0];
+        var response = client.send(example.method(), withLiveRevisions(example.path()), contentType, body, headers);
         if (example.response() == null) {
             assertTrue(response.status() / 100 == 2, example.name() + " answered " + response.status() + ": " + response.body());
             return;

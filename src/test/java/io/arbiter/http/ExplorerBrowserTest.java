@@ -1,6 +1,5 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,8 +57,7 @@ class ExplorerBrowserTest {
         assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "the decision explorer's browser tests need Debian's chromium and chromium-driver "
                         + "(apt-get install -y chromium chromium-driver; .ci/run installs them): skipped");
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN, Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(TOKEN);
         base = "http://127.0.0.1:" + server.port();
         profile = Files.createTempDirectory("arbiter-chromium-");
         ChromeOptions options = new ChromeOptions();

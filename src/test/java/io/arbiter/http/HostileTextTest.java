@@ -1,7 +1,6 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,9 +27,7 @@ class HostileTextTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), "test-admin-token",
-                        java.time.Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded("test-admin-token");
         client = new HttpTestClient(server.port());
     }
 

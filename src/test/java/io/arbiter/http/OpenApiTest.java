@@ -35,8 +35,7 @@ class OpenApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null, java.time.Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(null);
         client = new HttpTestClient(server.port());
         var response = client.get("/openapi.json");
         assertEquals(200, response.status());

@@ -1,6 +1,5 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,10 +22,8 @@ class PolicyEndpointTest {
 
     @BeforeAll
     static void start() throws Exception {
-        secured = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN, java.time.Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
-        open = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null, java.time.Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        secured = TestServers.embedded(TOKEN);
+        open = TestServers.embedded(null);
         client = new HttpTestClient(secured.port());
         noTokenClient = new HttpTestClient(open.port());
     }

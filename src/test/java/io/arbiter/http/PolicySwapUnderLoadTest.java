@@ -1,7 +1,6 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.Settings;
 import io.arbiter.policy.PolicyParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,8 +42,7 @@ class PolicySwapUnderLoadTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN, Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(TOKEN);
     }
 
     @AfterAll

@@ -1,6 +1,5 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,8 +26,7 @@ class ProtocolErrorsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN, Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(TOKEN);
         client = new HttpTestClient(server.port());
     }
 

@@ -1,12 +1,10 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.Settings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,8 +20,7 @@ class SnapshotRevisionsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null, Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(null);
         client = new HttpTestClient(server.port());
     }
 

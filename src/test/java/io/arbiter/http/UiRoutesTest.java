@@ -1,6 +1,5 @@
 package io.arbiter.http;
 
-import io.arbiter.decision.Settings;
 import io.arbiter.document.Documents;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,8 +19,7 @@ class UiRoutesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), null, java.time.Duration.ofMillis(200)))
-                .toCompletionStage().toCompletableFuture().get();
+        server = TestServers.embedded(null);
         client = new HttpTestClient(server.port());
     }
 

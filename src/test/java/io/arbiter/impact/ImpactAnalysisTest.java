@@ -53,8 +53,8 @@ class ImpactAnalysisTest {
 
         assertEquals(interfaces + types, report.decisions());
         assertEquals(1, report.changed(), report.toString());
-        assertEquals(new ImpactReport.Tally(interfaces, 1, 0), report.byKind().get("implementation"));
-        assertEquals(new ImpactReport.Tally(types, 0, 0), report.byKind().get("backend"));
+        assertEquals(new ImpactReport.Tally(interfaces, 1, 0, 0), report.byKind().get("implementation"));
+        assertEquals(new ImpactReport.Tally(types, 0, 0, 0), report.byKind().get("backend"));
         ImpactReport.Change change = report.changes().get(0);
         assertEquals(List.of("cap.interface.database.postgresql.install:0.1.0"), change.subjects());
         assertEquals("SELECTED", change.outcomeBefore());
@@ -103,7 +103,7 @@ class ImpactAnalysisTest {
         assertEquals(3, change.count());
         assertEquals(List.of("d0", "d1", "d2"), change.subjects());
         assertEquals("replay", change.source());
-        assertEquals(new ImpactReport.Tally(5, 3, 0), report.bySource().get("replay"));
+        assertEquals(new ImpactReport.Tally(5, 3, 0, 0), report.bySource().get("replay"));
         assertEquals(List.of("line 9: not JSON"), report.skipped());
     }
 
@@ -135,5 +135,35 @@ class ImpactAnalysisTest {
     private static JsonNode record(String id, String endpoint, String request) throws Exception {
         return Documents.jsonMapper().readTree(("{\"decisionId\": \"" + id + "\", \"endpoint\": \"" + endpoint
                 + "\", \"request\": " + request + "}").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void kindsThatReadNothingTheCandidateChangedAreCountedUnaffectedWithoutDeciding() throws Exception {
+        Decisions baseline = baseline();
+        Decisions candidate = candidate(DENY_POSTGRES);
+        List<Probe> probes = List.of(Probes.replay(record("r1", "rollout", "{\"clusters\": 7}")),
+                Probes.replay(record("d1", "dependencies", "{}")));
+
+        ImpactReport report = ImpactAnalysis.run(baseline, candidate, probes, List.of(), 100, ImpactAnalysis.Progress.NONE);
+
+        assertEquals(2, report.unaffected(), "a global policy is not read by rollout or dependency decisions: " + report);
+        assertEquals(new ImpactReport.Tally(1, 0, 0, 1), report.byKind().get("rollout"));
+        assertTrue(ImpactAnalysis.readsNothingChanged(baseline, candidate, "rollout"));
+        assertTrue(!ImpactAnalysis.readsNothingChanged(baseline, candidate, "implementation"), "implementation reads the policy");
+        assertTrue(!ImpactAnalysis.readsNothingChanged(baseline, candidate, "backend"), "backend reads the policy");
+        assertTrue(!ImpactAnalysis.readsNothingChanged(baseline, candidate, "no-such-target"), "an unknown target is refused, not skipped");
+    }
+
+    @Test
+    void whatIsNotDecidedWithinTheBudgetIsReportedAsNotCompared() {
+        Decisions baseline = baseline();
+        List<Probe> sweep = Probes.sweep(baseline.snapshot().catalog());
+
+        ImpactReport report = ImpactAnalysis.run(baseline, candidate(DENY_POSTGRES), sweep, List.of(), 100,
+                java.time.Duration.ZERO, ImpactAnalysis.Progress.NONE);
+
+        assertEquals(sweep.size(), report.notCompared());
+        assertEquals(0, report.decisions());
+        assertTrue(report.skipped().get(0).contains("budget of 0 s"), report.skipped().toString());
     }
 }

@@ -50,4 +50,25 @@ class EvaluationTest {
         assertTrue(changes.containsKey("selected"));
         assertFalse(changes.containsKey("interface"), "the Interface asked for did not change");
     }
+
+    @Test
+    void changesArePathsToTheValuesThatDiffer() throws Exception {
+        var json = io.arbiter.document.Documents.jsonMapper();
+        Evaluation before = new Evaluation("backend", (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree("""
+                {"backends": [{"typeRef": {"path": "a"}, "matchedBy": "PATH", "backend": {"id": "1"}},
+                              {"typeRef": {"path": "b"}, "matchedBy": "BUILTIN", "backend": null}],
+                 "list": [1, 2]}"""), java.util.List.of());
+        Evaluation after = new Evaluation("backend", (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree("""
+                {"backends": [{"typeRef": {"path": "a"}, "matchedBy": "PATTERN", "backend": {"id": "2"}},
+                              {"typeRef": {"path": "b"}, "matchedBy": "BUILTIN", "backend": null}],
+                 "list": [1, 2, 3], "added": true}"""), java.util.List.of());
+
+        var changes = after.changesFrom(before);
+
+        assertEquals(java.util.List.of("backends[0].matchedBy", "backends[0].backend.id", "list", "added"),
+                java.util.List.copyOf(changes.keySet()));
+        assertEquals("PATH", changes.get("backends[0].matchedBy").before().asText());
+        assertEquals(3, changes.get("list").after().size(), "a list of another length is one change");
+        assertTrue(changes.get("added").before().isNull());
+    }
 }

@@ -46,6 +46,12 @@ public final class DependenciesPolicyType implements PolicyType {
         return new RuleSet(DependenciesDecider.KIND, DependenciesDecider.PHASES);
     }
 
+    /** A decision reads only its request and this type's rules: no global policy, catalog or TypeInstance. */
+    @Override
+    public java.util.Set<io.arbiter.decision.Snapshot.Part> reads() {
+        return java.util.Set.of();
+    }
+
     @Override
     public Object decide(DecisionCall call) {
         UniqueEntries.require(call.request().tree());

@@ -47,6 +47,12 @@ public final class RolloutPolicyType implements PolicyType {
         return new RuleSet(RolloutDecider.KIND, RolloutDecider.PHASES);
     }
 
+    /** A decision reads only its request and this type's rules: no global policy, catalog or TypeInstance. */
+    @Override
+    public java.util.Set<io.arbiter.decision.Snapshot.Part> reads() {
+        return java.util.Set.of();
+    }
+
     @Override
     public Object decide(DecisionCall call) {
         RolloutRequest request = RolloutRequest.parse(call.request().tree());

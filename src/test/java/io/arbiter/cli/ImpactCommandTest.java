@@ -1,0 +1,122 @@
+package io.arbiter.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.document.Documents;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code arbiter impact} on the README's worked example: the backend-priority table with the exact-path row moved
+ * below the patterns, against the packaged one, over the example's catalog sweep and decision log.
+ */
+class ImpactCommandTest {
+
+    private static final Path EXAMPLE = Path.of("docs/examples/impact");
+
+    @TempDir
+    static Path candidate;
+
+    private static CliRun run(String... args) {
+        return CliRun.run(args);
+    }
+
+    /** The candidate: the packaged rules and tables, the PATH row of backend-priority moved after the PATTERN row. */
+    @BeforeAll
+    static void editTheTable() throws IOException {
+        for (String folder : List.of("rules", "decision-tables")) {
+            copy(Path.of(folder), candidate.resolve(folder));
+            // the test plugin's policy type (on the test classpath) has its rules there too
+            copy(Path.of("src/test/resources", folder), candidate.resolve(folder));
+        }
+        Path table = candidate.resolve("decision-tables/backend/backend-priority.drl.csv");
+        List<String> lines = new ArrayList<>(Files.readAllLines(table));
+        String pathRow = lines.stream().filter(line -> line.startsWith("Exact path without revision,")).findFirst().orElseThrow();
+        lines.remove(pathRow);
+        lines.add(pathRow);
+        Files.write(table, lines);
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else if (Files.exists(target)) {
+                    continue;
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+    }
+
+    private static String[] example(String... more) {
+        List<String> args = new ArrayList<>(List.of("impact", "--policy", EXAMPLE.resolve("policy.yaml").toString(),
+                "--type-instances", EXAMPLE.resolve("type-instances.yaml").toString(),
+                "--candidate-rules", candidate.resolve("rules").toString(),
+                "--candidate-decision-tables", candidate.resolve("decision-tables").toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void theTableEditChangesTheBackendOfAwsCredentialsInTheSweepAndTheLog() throws IOException {
+        CliRun run = run(example("--sweep", "--replay", EXAMPLE.resolve("decisions.log").toString(), "--format", "json"));
+
+        assertEquals(0, run.exit(), run.err());
+        JsonNode report = Documents.jsonMapper().readTree(run.out());
+        assertEquals(3, report.path("changed").asInt(), run.out());
+        assertEquals(1, report.path("bySource").path("sweep").path("changed").asInt(), run.out());
+        assertEquals(2, report.path("bySource").path("replay").path("changed").asInt(), "both logged decisions about AWS credentials");
+        assertEquals(0, report.path("byKind").path("implementation").path("changed").asInt(), run.out());
+        assertEquals(report.path("byKind").path("implementation").path("decisions").asInt(),
+                report.path("byKind").path("implementation").path("unaffected").asInt(),
+                "the implementation rule base, policy, catalog and store are the same: nothing to decide");
+        assertEquals(1, report.path("byKind").path("rollout").path("unaffected").asInt(), run.out());
+        JsonNode change = report.path("changes").path(0);
+        assertEquals("PATH", change.path("fields").path("backends[0].matchedBy").path("before").asText(), change.toString());
+        assertEquals("PATTERN", change.path("fields").path("backends[0].matchedBy").path("after").asText());
+        assertEquals(List.of("io.arbiter.rules.backend.Exact path without revision"),
+                Documents.jsonMapper().convertValue(change.path("firedOnlyBefore"), List.class));
+        assertEquals(List.of("io.arbiter.rules.backend.Longest pattern without revision"),
+                Documents.jsonMapper().convertValue(change.path("firedOnlyAfter"), List.class));
+    }
+
+    @Test
+    void textOutputIsATableAndEachChangeAndFailOnChangeGates() {
+        CliRun run = run(example("--fail-on-change"));
+
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.out().contains("CHANGED backend (sweep): cap.type.aws.auth.credentials:0.1.0"), run.out());
+        assertTrue(run.out().contains("backends[0].matchedBy: \"PATH\" -> \"PATTERN\""), run.out());
+        assertTrue(run.out().lines().anyMatch(line -> line.matches("backend\\s+\\d+\\s+1\\s+0\\s+0")), run.out());
+    }
+
+    @Test
+    void usageErrorsExit2WithOneLine() {
+        CliRun noCandidate = run("impact");
+        CliRun halfRules = run("impact", "--candidate-rules", "rules");
+        CliRun missingLog = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--replay", "no-such.log");
+        CliRun badLimit = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--limit", "-1");
+        CliRun badPolicy = run("impact", "--candidate-policy", "pom.xml");
+
+        for (CliRun refused : List.of(noCandidate, halfRules, missingLog, badLimit, badPolicy)) {
+            assertEquals(2, refused.exit(), refused.err());
+            assertTrue(!refused.err().contains("\tat "), "no stack trace: " + refused.err());
+        }
+        assertTrue(noCandidate.err().contains("name a candidate"), noCandidate.err());
+        assertTrue(missingLog.err().contains("no-such.log"), missingLog.err());
+    }
+}
