@@ -60,6 +60,7 @@ public final class ArchiveCost {
         List<Double> first = new ArrayList<>();
         List<Double> policyOnly = new ArrayList<>();
         List<Double> replay = new ArrayList<>();
+        List<Double> restore = new ArrayList<>();
         Map<String, Long> sizes = null;
         long added = 0;
         boolean identical = true;
@@ -87,14 +88,17 @@ public final class ArchiveCost {
             Replay.Report report = Replay.replay(record, archive, registry);
             replay.add(millis(started));
             identical &= report.identical();
+            started = System.nanoTime();
+            archive.restore(archive.manifest(snapshot.revision()).orElseThrow(), registry);
+            restore.add(millis(started));
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Collections.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
         System.out.printf("%s: archive %s bytes (%d in all); first write %.0f ms, policy-only change %.0f ms (+%d bytes); "
-                        + "replay of one decision %.0f ms (identical: %s); medians of %d%n",
+                        + "replay of one decision %.0f ms (identical: %s; of which loading the snapshot back about %.0f ms); medians of %d%n",
                 name, sizes, sizes.values().stream().mapToLong(Long::longValue).sum(), median(first), median(policyOnly),
-                added, median(replay), identical, rounds);
+                added, median(replay), identical, median(restore), rounds);
     }
 
     private static JsonNode withExtraRule(JsonNode policy) {
