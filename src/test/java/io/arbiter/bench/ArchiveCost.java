@@ -96,7 +96,7 @@ public final class ArchiveCost {
             }
         }
         System.out.printf("%s: archive %s bytes (%d in all); first write %.0f ms, policy-only change %.0f ms (+%d bytes); "
-                        + "replay of one decision %.0f ms (identical: %s; of which loading the snapshot back about %.0f ms); medians of %d%n",
+                        + "replay of one decision %.0f ms (identical: %s); loading the snapshot back alone %.0f ms; medians of %d%n",
                 name, sizes, sizes.values().stream().mapToLong(Long::longValue).sum(), median(first), median(policyOnly),
                 added, median(replay), identical, median(restore), rounds);
     }
