@@ -157,6 +157,16 @@ public final class Catalog {
         return compiled == null ? Optional.empty() : Optional.ofNullable(compiled.problem());
     }
 
+    /** The Types the catalog defines, with their schemas. */
+    public Collection<TypeDefinition> types() {
+        return types.values();
+    }
+
+    /** The Attributes the catalog defines. */
+    public Set<Ref> attributes() {
+        return attributes;
+    }
+
     /** The Types the catalog defines. */
     public Set<Ref> typeRefs() {
         return types.keySet();

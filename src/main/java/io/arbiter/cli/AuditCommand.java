@@ -1,7 +1,12 @@
 package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.archive.ArchiveException;
+import io.arbiter.archive.Replay;
+import io.arbiter.archive.ReplayText;
+import io.arbiter.archive.SnapshotArchive;
 import io.arbiter.audit.DecisionLogReader;
+import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.audit.KafkaTopicSource;
 import io.arbiter.document.Documents;
 import picocli.CommandLine.Command;
@@ -28,10 +33,13 @@ import java.util.concurrent.Callable;
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Summarise a decision log (files, or a Kafka topic): per Interface (or decision target), outcome counts and the most fired rules.",
                 "With --id, print that one decision as it was logged.",
-                "Exit status: 0 done; 1 decision not found, a file or topic unreadable, or a line that is not a decision record "
-                        + "(reported with its file and line, or partition and offset, and skipped); 2 usage error."},
+                "With --id, --replay LOG... and --archive DIR, decide it again under the archived snapshot it was decided with "
+                        + "(serve --snapshot-archive DIR) and say whether the outcome and the firings are identical, and if not what differs.",
+                "Exit status: 0 done (a replay: identical); 1 decision not found, a file or topic unreadable, or a line that is not a decision record "
+                        + "(reported with its file and line, or partition and offset, and skipped); a replay: different, or no archived snapshot; 2 usage error."},
         footer = {"", "A rotated log is several files: name them all, e.g. arbiter audit arbiter-decisions.log*",
-                "A topic: arbiter audit --kafka-bootstrap kafka:9092 --topic arbiter-decisions [--from-time 2026-11-24T00:00:00Z]"})
+                "A topic: arbiter audit --kafka-bootstrap kafka:9092 --topic arbiter-decisions [--from-time 2026-11-24T00:00:00Z]",
+                "A replay: arbiter audit --id 3f2a... --replay arbiter-decisions.log* --archive /var/lib/arbiter/snapshots"})
 final class AuditCommand implements Callable<Integer> {
 
     /** How long the Kafka cluster may take to answer, and to hand over records it has. */
@@ -61,6 +69,14 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "DECISION_ID", description = "Print the decision with this id.")
     String decisionId;
 
+    @Option(names = "--replay", arity = "1..*", paramLabel = "LOG",
+            description = "Decision log files to find --id in and replay it (the FILEs count too); needs --archive.")
+    List<Path> replay = new ArrayList<>();
+
+    @Option(names = "--archive", paramLabel = "DIR",
+            description = "The snapshot archive written by serve --snapshot-archive: replay --id under the snapshot it was decided with.")
+    Path archive;
+
     @Option(names = "--top", defaultValue = "5", paramLabel = "N", description = "Rules listed per Interface (default: ${DEFAULT-VALUE}).")
     int top;
 
@@ -74,6 +90,16 @@ final class AuditCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        boolean replaying = archive != null || !replay.isEmpty();
+        if (replaying) {
+            if (archive == null) {
+                throw new ParameterException(spec.commandLine(), "--replay needs --archive DIR, the snapshot archive of serve --snapshot-archive");
+            }
+            if (decisionId == null) {
+                throw new ParameterException(spec.commandLine(), "--archive replays one decision: name it with --id");
+            }
+            files.addAll(replay);
+        }
         DecisionLogReader.Source source = source();
         if (source == null) {
             for (Path file : files) {
@@ -97,6 +123,9 @@ final class AuditCommand implements Callable<Integer> {
                     err.println("arbiter audit: no decision " + decisionId + " in " + read);
                     return 1;
                 }
+                if (replaying) {
+                    return replay(record.get(), out, err);
+                }
                 out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(record.get()));
                 return 0;
             }
@@ -109,6 +138,23 @@ final class AuditCommand implements Callable<Integer> {
             return 1;
         }
         return unreadable[0] == 0 ? 0 : 1;
+    }
+
+    /** Replays {@code record} under its archived snapshot and reports: 0 identical, 1 different or not replayable. */
+    private int replay(JsonNode record, PrintWriter out, PrintWriter err) throws IOException {
+        if (!Files.isDirectory(archive)) {
+            err.println("arbiter audit: the snapshot archive " + archive + (Files.exists(archive) ? " is not a folder" : " does not exist"));
+            return 1;
+        }
+        Replay.Report report;
+        try {
+            report = Replay.replay(record, SnapshotArchive.at(archive, SnapshotArchive.DEFAULT_KEEP), PolicyTypeRegistry.discover());
+        } catch (ArchiveException e) {
+            err.println("arbiter audit: " + e.getMessage());
+            return 1;
+        }
+        ReplayText.print(report, archive, out);
+        return report.identical() ? 0 : 1;
     }
 
     /** The Kafka topic to read, or null to read the files; the options are checked here (usage errors). */

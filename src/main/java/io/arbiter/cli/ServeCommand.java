@@ -1,5 +1,7 @@
 package io.arbiter.cli;
 
+import io.arbiter.archive.SnapshotArchive;
+
 import io.arbiter.audit.AuditSettings;
 import io.arbiter.audit.DecisionLog;
 import io.arbiter.audit.KafkaSinkSettings;
@@ -89,6 +91,17 @@ final class ServeCommand implements Callable<Integer> {
             description = "With --watch, apply a change once the files have stayed the same for MILLIS (default: ${DEFAULT-VALUE}), so that a file written in steps is not read half-written. A writer that pauses for longer should write another file and rename it over.")
     long watchSettleMillis;
 
+    @Option(names = "--snapshot-archive", paramLabel = "DIR",
+            description = "Archive every snapshot that goes live (at start, on each reload and each accepted PUT /v1/policy) in DIR: "
+                    + "its policy, rules, decision tables, catalog and TypeInstances, each stored once by revision, so that "
+                    + "arbiter audit --id ID --replay LOG --archive DIR can decide a logged decision again. Default: off.")
+    Path snapshotArchive;
+
+    @Option(names = "--snapshot-archive-keep", paramLabel = "N",
+            description = "Keep the last N snapshots to go live in --snapshot-archive, and the parts they name (default: "
+                    + SnapshotArchive.DEFAULT_KEEP + ").")
+    Integer snapshotArchiveKeep;
+
     @Mixin
     SnapshotOptions snapshot;
 
@@ -128,7 +141,25 @@ final class ServeCommand implements Callable<Integer> {
                     "--watch-settle must be from 0 to " + MAX_TIMEOUT_SECONDS * 1000 + " (milliseconds), not " + watchSettleMillis);
         }
         return new ServerOptions(host, port, snapshot.settings(), adminToken, ServerOptions.DEFAULT_SHUTDOWN_GRACE,
-                auditSettings(), watch, Duration.ofMillis(watchSettleMillis), idle, read, decisionDeadline());
+                auditSettings(), watch, Duration.ofMillis(watchSettleMillis), idle, read, decisionDeadline(), snapshotArchive());
+    }
+
+    /** {@code --snapshot-archive}, checked: a keep without an archive, or an archive that is a file, is a usage error. */
+    private SnapshotArchive snapshotArchive() {
+        if (snapshotArchive == null) {
+            if (snapshotArchiveKeep != null) {
+                throw new ParameterException(spec.commandLine(), "--snapshot-archive-keep needs --snapshot-archive DIR");
+            }
+            return null;
+        }
+        int keep = snapshotArchiveKeep == null ? SnapshotArchive.DEFAULT_KEEP : snapshotArchiveKeep;
+        if (keep < 1) {
+            throw new ParameterException(spec.commandLine(), "--snapshot-archive-keep must be at least 1, not " + keep);
+        }
+        if (java.nio.file.Files.exists(snapshotArchive) && !java.nio.file.Files.isDirectory(snapshotArchive)) {
+            throw new ParameterException(spec.commandLine(), "--snapshot-archive " + snapshotArchive + " is not a folder");
+        }
+        return SnapshotArchive.at(snapshotArchive, keep);
     }
 
     private Duration seconds(String option, long value) {

@@ -1,5 +1,6 @@
 package io.arbiter.http;
 
+import io.arbiter.archive.ArchiveWriter;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.Reloader;
 import io.arbiter.runtime.SnapshotLoader;
@@ -40,8 +41,12 @@ public final class ArbiterServer {
 
     private final long graceMillis;
 
+    /** Null when snapshots are not archived. */
+    private final ArchiveWriter archive;
+
     private ArbiterServer(Vertx vertx, List<HttpServer> servers, List<Context> eventLoops, Decisions decisions,
-                          long graceMillis) {
+                          long graceMillis, ArchiveWriter archive) {
+        this.archive = archive;
         this.vertx = vertx;
         this.servers = servers;
         this.eventLoops = eventLoops;
@@ -54,10 +59,14 @@ public final class ArbiterServer {
         long started = System.nanoTime();
         Vertx vertx = Vertx.vertx();
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
+        ArchiveWriter archive = options.snapshotArchive() == null ? null : new ArchiveWriter(options.snapshotArchive());
         return vertx.executeBlocking(() -> new Decisions(registry, SnapshotLoader.load(options.settings(), registry),
                         options.audit().open()))
                 .map(decisions -> {
                     decisions.setDecisionDeadline(options.decisionDeadline());
+                    if (archive != null) {
+                        archiveSnapshots(decisions, archive);
+                    }
                     if (options.watch()) {
                         try {
                             decisions.watchWith(Reloader.watch(decisions, options.settings(), registry, options.watchSettle()));
@@ -67,12 +76,15 @@ public final class ArbiterServer {
                     }
                     return decisions;
                 })
-                .compose(decisions -> listen(vertx, decisions, options))
+                .compose(decisions -> listen(vertx, decisions, options, archive))
                 .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms)", options.host(),
                         server.port(), (System.nanoTime() - started) / 1_000_000))
                 .recover(failure -> {
                     // Fail at once: a completion chained on close() would be dispatched to the closed event loop.
                     LOG.error("arbiter failed to start: {}", failure.toString());
+                    if (archive != null) {
+                        archive.close();
+                    }
                     vertx.close();
                     return Future.failedFuture(failure);
                 });
@@ -83,7 +95,17 @@ public final class ArbiterServer {
      * spreads the connections). Port 0 is resolved to a free port first: servers listening on port 0 would each get
      * a port of their own.
      */
-    private static Future<ArbiterServer> listen(Vertx vertx, Decisions decisions, ServerOptions options) {
+    /** Archives the live snapshot and every one that goes live after it, and counts the writes in the metrics. */
+    private static void archiveSnapshots(Decisions decisions, ArchiveWriter archive) {
+        decisions.audit().metrics().gauge("arbiter.snapshot.archive.written", "Snapshots written to the snapshot archive",
+                archive::written);
+        decisions.audit().metrics().gauge("arbiter.snapshot.archive.failed",
+                "Snapshots that could not be written to the snapshot archive (logged)", archive::failed);
+        decisions.onSnapshotLive(archive::archive);
+        archive.archive(decisions.snapshot());
+    }
+
+    private static Future<ArbiterServer> listen(Vertx vertx, Decisions decisions, ServerOptions options, ArchiveWriter archive) {
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
         List<Context> contexts = new CopyOnWriteArrayList<>();
         int instances = Runtime.getRuntime().availableProcessors();
@@ -103,7 +125,7 @@ public final class ArbiterServer {
                             .onSuccess(servers::add);
                 }, new DeploymentOptions().setInstances(instances))
                 .map(ignored -> new ArbiterServer(vertx, List.copyOf(servers), List.copyOf(contexts), decisions,
-                        options.shutdownGrace().toMillis()));
+                        options.shutdownGrace().toMillis(), archive));
     }
 
     private static int freePort(String host) throws IOException {
@@ -202,6 +224,9 @@ public final class ArbiterServer {
                 LOG.warn("Vert.x did not close cleanly: {}", e.toString());
             }
             decisions.close();
+            if (archive != null) {
+                archive.close();
+            }
             stopped.countDown();
         }
     }

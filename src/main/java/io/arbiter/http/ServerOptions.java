@@ -1,5 +1,7 @@
 package io.arbiter.http;
 
+import io.arbiter.archive.SnapshotArchive;
+
 import io.arbiter.audit.AuditSettings;
 import io.arbiter.runtime.Reloader;
 import io.arbiter.decision.Settings;
@@ -17,10 +19,18 @@ import java.time.Duration;
  * @param idleTimeout   a connection that neither sends nor receives for this long is closed
  * @param readTimeout   a request whose body has not been received this long after its headers is refused (408)
  * @param decisionDeadline how long one decision may take before it is abandoned with 503
+ * @param snapshotArchive where every snapshot that goes live is archived; null: nowhere
  */
 public record ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
                             AuditSettings audit, boolean watch, Duration watchSettle, Duration idleTimeout,
-                            Duration readTimeout, Duration decisionDeadline) {
+                            Duration readTimeout, Duration decisionDeadline, SnapshotArchive snapshotArchive) {
+
+    public ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
+                         AuditSettings audit, boolean watch, Duration watchSettle, Duration idleTimeout,
+                         Duration readTimeout, Duration decisionDeadline) {
+        this(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout, readTimeout,
+                decisionDeadline, null);
+    }
 
     public static final int MAX_BODY_BYTES = 1024 * 1024;
     /** The longest request line (method, path and query, version): longer ones are answered 414. */
@@ -57,13 +67,19 @@ public record ServerOptions(String host, int port, Settings settings, String adm
     /** The same options with other connection timeouts. */
     public ServerOptions withTimeouts(Duration idle, Duration read) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idle, read,
-                decisionDeadline);
+                decisionDeadline, snapshotArchive);
     }
 
     /** The same options with another decision deadline. */
     public ServerOptions withDecisionDeadline(Duration deadline) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,
-                readTimeout, deadline);
+                readTimeout, deadline, snapshotArchive);
+    }
+
+    /** The same options, archiving every snapshot that goes live in {@code archive}. */
+    public ServerOptions withSnapshotArchive(SnapshotArchive archive) {
+        return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,
+                readTimeout, decisionDeadline, archive);
     }
 
     private static void requirePositive(String name, Duration value, boolean zeroAllowed) {

@@ -90,9 +90,20 @@ public final class Decisions {
      */
     public void swap(Snapshot next) {
         retire(current.getAndSet(prepare(registry, next)), next);
+        wentLive.accept(next);
         ReloadState previous = reloadState;
         reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
         audit.metrics().policyReload(true);
+    }
+
+    private volatile java.util.function.Consumer<Snapshot> wentLive = snapshot -> { };
+
+    /**
+     * Tells {@code listener} about every snapshot that goes live from now on (a reload, a policy replacement), on the
+     * thread that swapped it in: a listener that does slow work hands it to a thread of its own.
+     */
+    public void onSnapshotLive(java.util.function.Consumer<Snapshot> listener) {
+        this.wentLive = listener;
     }
 
     /** Records a rejected reload: the live snapshot stays. */
@@ -328,6 +339,7 @@ public final class Decisions {
             updated = prepare(registry, live.withPolicy(parsed));
         } while (!current.compareAndSet(live, updated));
         retire(live, updated);
+        wentLive.accept(updated);
         audit.metrics().policyReload(true);
         return updated.policy();
     }

@@ -1,0 +1,73 @@
+package io.arbiter.archive;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.model.TypeInstance;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One archived snapshot: the revision of each part it was built from (each part stored once, under its revision),
+ * what it takes from the serve options (platform TypeInstances, policy order), and when it last went live.
+ *
+ * @param rules     each policy type's rule-base revision, by policy type name
+ * @param wentLive  when the snapshot last went live (RFC 3339): keeping the last N keeps the most recently live
+ */
+public record ArchiveManifest(String snapshotRevision, String wentLive, String policy, Map<String, String> rules,
+                              String catalog, String typeInstances, List<TypeInstance> platformTypeInstances,
+                              List<String> policyOrder) {
+
+    public ArchiveManifest {
+        rules = rules == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(rules));
+        platformTypeInstances = platformTypeInstances == null ? List.of() : List.copyOf(platformTypeInstances);
+        policyOrder = policyOrder == null ? List.of() : List.copyOf(policyOrder);
+    }
+
+    static ArchiveManifest of(Snapshot snapshot, String wentLive) {
+        Map<String, String> rules = new LinkedHashMap<>();
+        snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
+        return new ArchiveManifest(snapshot.revision(), wentLive, snapshot.policy().revision(), rules,
+                snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.platformTypeInstances(),
+                snapshot.policyOrder());
+    }
+
+    /** Every part revision this manifest names, by part kind. */
+    Map<SnapshotArchive.Part, List<String>> parts() {
+        return Map.of(SnapshotArchive.Part.POLICY, List.of(policy),
+                SnapshotArchive.Part.RULES, List.copyOf(rules.values()),
+                SnapshotArchive.Part.CATALOG, List.of(catalog),
+                SnapshotArchive.Part.TYPE_INSTANCES, List.of(typeInstances));
+    }
+
+    /**
+     * Whether a decision that carries {@code revisions} (names as in a decision's result: policyRevision,
+     * rulesRevision, catalogRevision, typeInstancesRevision, snapshotRevision) was made with this snapshot.
+     * {@code policyType} is the decision's policy type, whose rule base {@code rulesRevision} names.
+     */
+    boolean matches(Map<String, String> revisions, String policyType) {
+        return revisions.entrySet().stream().allMatch(entry -> switch (entry.getKey()) {
+            case "snapshotRevision" -> entry.getValue().equals(snapshotRevision);
+            case "policyRevision" -> entry.getValue().equals(policy);
+            case "rulesRevision" -> entry.getValue().equals(rules.get(policyType));
+            case "catalogRevision" -> entry.getValue().equals(catalog);
+            case "typeInstancesRevision" -> entry.getValue().equals(typeInstances);
+            default -> true;
+        });
+    }
+
+    /** The revisions a decision's result carries, by field name: what a lookup in the archive matches on. */
+    public static Map<String, String> revisionsOf(JsonNode result) {
+        Map<String, String> revisions = new LinkedHashMap<>();
+        for (String field : List.of("snapshotRevision", "policyRevision", "rulesRevision", "catalogRevision",
+                "typeInstancesRevision")) {
+            JsonNode value = result.path(field);
+            if (value.isTextual() && !value.asText().isEmpty()) {
+                revisions.put(field, value.asText());
+            }
+        }
+        return revisions;
+    }
+}

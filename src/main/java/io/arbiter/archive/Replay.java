@@ -1,0 +1,165 @@
+package io.arbiter.archive;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.audit.Masking;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.FiredRule;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.Evaluation;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Decides one logged decision again under the archived snapshot it was decided with, and compares: the outcome,
+ * what was decided, and every firing (those inline in the logged result and those its snapshot recorded).
+ */
+public final class Replay {
+
+    private Replay() {
+    }
+
+    /**
+     * What a replay found. {@code snapshot} is null when no archived snapshot matches {@code lookedFor}; then
+     * {@code before} and {@code after} are null too.
+     *
+     * @param notes what may make the replay differ for a reason of its own (masked parameters, a changed part)
+     */
+    public record Report(String decisionId, String target, Map<String, String> lookedFor, ArchiveManifest snapshot,
+                         List<String> notes, Evaluation before, Evaluation after) {
+
+        public boolean found() {
+            return snapshot != null;
+        }
+
+        /** Same outcome, same result and the same firings in the same order, with the same facts. */
+        public boolean identical() {
+            return found() && changes().isEmpty() && before.firings().equals(after.firings());
+        }
+
+        /** The top-level fields decided differently, before (logged) and after (replayed). */
+        public Map<String, Evaluation.Change> changes() {
+            return after.changesFrom(before);
+        }
+
+        /** Rules that fired more often in the logged decision than in the replay, with how many times more. */
+        public Map<String, Integer> firedOnlyBefore() {
+            return surplus(before.firedRules(), after.firedRules());
+        }
+
+        /** Rules that fired more often in the replay than in the logged decision, with how many times more. */
+        public Map<String, Integer> firedOnlyAfter() {
+            return surplus(after.firedRules(), before.firedRules());
+        }
+
+        private static Map<String, Integer> surplus(List<String> these, List<String> those) {
+            Map<String, Integer> counts = new TreeMap<>();
+            these.forEach(rule -> counts.merge(rule, 1, Integer::sum));
+            those.forEach(rule -> counts.merge(rule, -1, Integer::sum));
+            counts.values().removeIf(count -> count <= 0);
+            return counts;
+        }
+    }
+
+    /** Replays {@code record} (a decision-log record) with the snapshot {@code archive} holds for it. */
+    public static Report replay(JsonNode record, SnapshotArchive archive, PolicyTypeRegistry registry) throws IOException {
+        String decisionId = record.path("decisionId").asText();
+        String target = record.path("endpoint").asText();
+        JsonNode result = record.path("result");
+        JsonNode request = record.path("request");
+        if (!result.isObject() || !request.isObject() || target.isEmpty()) {
+            throw new ArchiveException("the record of decision " + decisionId
+                    + " is not a decision record: it needs an endpoint, a request object and a result object");
+        }
+        String policyType = registry.typeOfTarget(target).map(PolicyType::name).orElseThrow(() ->
+                new ArchiveException("decision " + decisionId + " was made for '" + target
+                        + "', which this Arbiter does not decide"));
+        Map<String, String> lookedFor = ArchiveManifest.revisionsOf(result);
+        if (lookedFor.isEmpty()) {
+            throw new ArchiveException("the result of decision " + decisionId + " names no revision to look for");
+        }
+        Optional<ArchiveManifest> manifest = archive.find(lookedFor, policyType);
+        if (manifest.isEmpty()) {
+            return new Report(decisionId, target, lookedFor, null, List.of(), null, null);
+        }
+        SnapshotArchive.Restored restored = archive.restore(manifest.get(), registry);
+        List<String> notes = new ArrayList<>();
+        restored.changed().forEach(part -> notes.add("the archived part " + part
+                + " was changed after it was archived: the replay does not run under the snapshot the decision was made with"));
+        boolean masked = Masking.hasParameterValues(request) && containsMask(request);
+        if (masked) {
+            notes.add("the request was logged with masked parameter values (serve without --log-parameters): the replay"
+                    + " decides with " + Masking.MASK + " in their place, so what depends on them may differ");
+        }
+        ObjectNode replayed = request.deepCopy();
+        if (target.equals("rollout") && !replayed.has("now") && record.path("timestamp").isTextual()) {
+            // a rollout decided without "now" used the clock: replay it at the time it was logged
+            replayed.put("now", record.path("timestamp").asText());
+            notes.add("the rollout request names no 'now': it is replayed at the time the decision was logged, "
+                    + record.path("timestamp").asText());
+        }
+        Evaluation before = logged(target, result, restored.snapshot(), notes);
+        Evaluation after = Evaluation.of(new Decisions(registry, restored.snapshot()), target, encode(replayed));
+        if (masked && !after.refused()) {
+            // the log masks the values the response repeats: compare masked with masked
+            after = new Evaluation(target, (ObjectNode) Masking.maskParameters(after.result()), after.firings());
+        }
+        return new Report(decisionId, target, lookedFor, manifest.get(), List.copyOf(notes), before, after);
+    }
+
+    /**
+     * The logged decision as an {@link Evaluation}: its result without the volatile fields, and its firings: those
+     * its snapshot recorded (which the restored snapshot's derivation reproduces) then its own.
+     */
+    static Evaluation logged(String target, JsonNode result, Snapshot snapshot, List<String> notes) {
+        List<FiredRule> firings = new ArrayList<>();
+        JsonNode reference = result.path("snapshotFirings");
+        if (reference.isObject()) {
+            String revision = reference.path("revision").asText();
+            if (revision.equals(snapshot.revision())) {
+                firings.addAll(snapshot.firings().firings().getOrDefault(reference.path("key").asText(), List.of()));
+            } else {
+                notes.add("the logged decision used " + reference.path("count").asInt() + " firings recorded with snapshot "
+                        + revision + ", which the restored snapshot (" + snapshot.revision() + ") cannot reproduce:"
+                        + " they are left out of the logged firings");
+            }
+        }
+        for (JsonNode firing : result.path("firedRules")) {
+            List<String> facts = new ArrayList<>();
+            firing.path("facts").forEach(fact -> facts.add(fact.asText()));
+            firings.add(new FiredRule(firing.path("rule").asText(), firings.size() + 1, facts));
+        }
+        ObjectNode stripped = result.deepCopy();
+        stripped.remove(Evaluation.VOLATILE);
+        return new Evaluation(target, stripped, firings);
+    }
+
+    private static boolean containsMask(JsonNode node) {
+        if (node.isTextual()) {
+            return node.asText().equals(Masking.MASK);
+        }
+        for (JsonNode child : node) {
+            if (containsMask(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static byte[] encode(JsonNode request) {
+        try {
+            return Documents.jsonMapper().writeValueAsBytes(request);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a logged request", e);
+        }
+    }
+}

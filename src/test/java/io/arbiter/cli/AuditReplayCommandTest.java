@@ -1,0 +1,177 @@
+package io.arbiter.cli;
+
+import io.arbiter.archive.SnapshotArchive;
+import io.arbiter.audit.Audit;
+import io.arbiter.audit.DecisionLog;
+import io.arbiter.audit.FileDecisionLog;
+import io.arbiter.audit.Metrics;
+import io.arbiter.audit.RecentDecisions;
+import io.arbiter.decision.Settings;
+import io.arbiter.decision.Snapshot;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.SnapshotLoader;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code arbiter audit --id ID --replay LOG... --archive DIR}: its report and exit codes. */
+class AuditReplayCommandTest {
+
+    @TempDir
+    static Path dir;
+    static Path log;
+    static Path archive;
+    static Snapshot embedded;
+    static String id;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @BeforeAll
+    static void decideAndArchive() throws Exception {
+        PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
+        embedded = SnapshotLoader.load(Settings.embedded(), registry);
+        log = dir.resolve("decisions.log");
+        archive = dir.resolve("archive");
+        Audit audit = new Audit(new FileDecisionLog(log, 1 << 24, 1, 100, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(10), new Metrics(), false);
+        Decisions decisions = new Decisions(registry, embedded, audit);
+        SnapshotArchive.at(archive, 5).write(embedded, Instant.now());
+        id = decisions.decide("implementation", "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}".getBytes(),
+                "application/json").path("decisionId").asText();
+        audit.close();
+    }
+
+    @Test
+    void anIdenticalReplayExitsZero() {
+        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", archive.toString());
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("replayed under snapshot " + embedded.revision()), run.out());
+        assertTrue(run.out().contains("IDENTICAL: outcome SELECTED"), run.out());
+    }
+
+    /** The README's replay example: its audit command, run on a log and an archive of our own, prints what it shows. */
+    @Test
+    void theReadmeExampleRunsAndPrintsWhatItShows() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        int marker = readme.indexOf("<!-- example: arbiter audit --replay -->");
+        assertTrue(marker >= 0, "the README has no replay example");
+        java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```(sh|text)\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(readme.substring(marker));
+        assertTrue(blocks.find());
+        String command = blocks.group(2).lines().filter(line -> line.startsWith("java -jar target/arbiter.jar audit"))
+                .findFirst().orElseThrow();
+        assertTrue(blocks.find());
+        List<String> shown = blocks.group(2).lines().toList();
+        String[] args = command.substring("java -jar target/arbiter.jar ".length()).replace("<decisionId>", id)
+                .replace("arbiter-decisions.log*", log.toString()).replace("snapshots/", archive.toString()).split(" ");
+
+        Run run = run(args);
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        List<String> printed = run.out().lines().toList();
+        assertEquals(shown.size(), printed.size(), run.out());
+        for (int i = 0; i < shown.size(); i++) {
+            String pattern = java.util.Arrays.stream(shown.get(i).replace("<decisionId>", id).split("…", -1))
+                    .map(java.util.regex.Pattern::quote).collect(java.util.stream.Collectors.joining(".*"));
+            assertTrue(printed.get(i).matches(pattern), "README shows '" + shown.get(i) + "', the command printed '" + printed.get(i) + "'");
+        }
+    }
+
+    @Test
+    void theLogMayBeNamedAsAFile() {
+        Run run = run("audit", log.toString(), "--id", id, "--archive", archive.toString());
+
+        assertEquals(0, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("IDENTICAL"), run.out());
+    }
+
+    @Test
+    void aDifferentReplayExitsOneAndSaysWhatDiffers(@TempDir Path copy) throws Exception {
+        copyTree(archive, copy);
+        Path policy = copy.resolve("parts/policy/" + embedded.policy().revision() + ".json");
+        Files.writeString(policy, Files.readString(policy).replace("cap.*", "cap.interface.other.*"));
+
+        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", copy.toString());
+
+        assertEquals(1, run.exit(), run.out() + run.err());
+        assertTrue(run.out().contains("DIFFERENT: outcome SELECTED logged, NO_RULE replayed"), run.out());
+        assertTrue(run.out().contains("  outcome:\n    before: \"SELECTED\"\n    after:  \"NO_RULE\""), run.out());
+        assertTrue(run.out().contains("fired only after:  io.arbiter.rules.implementation."), run.out());
+        assertTrue(run.out().contains("note: the archived part policy " + embedded.policy().revision()), run.out());
+    }
+
+    @Test
+    void noArchivedSnapshotExitsOneNamingTheRevisions(@TempDir Path empty) {
+        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", empty.toString());
+
+        assertEquals(1, run.exit());
+        assertTrue(run.out().contains("NOT FOUND: no snapshot in the archive " + empty), run.out());
+        assertTrue(run.out().contains("snapshotRevision=" + embedded.revision()), run.out());
+    }
+
+    @Test
+    void aDamagedArchiveIsOneClearLine(@TempDir Path copy) throws Exception {
+        copyTree(archive, copy);
+        Files.writeString(copy.resolve("parts/catalog/" + embedded.catalog().revision() + ".json"), "{\"implementations\": 5}");
+
+        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", copy.toString());
+
+        assertEquals(1, run.exit());
+        assertTrue(run.err().startsWith("arbiter audit: the catalog part " + embedded.catalog().revision()), run.err());
+        assertFalse(run.err().contains("\tat "), run.err());
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        Run noArchive = run("audit", "--id", id, "--replay", log.toString());
+        Run noId = run("audit", "--replay", log.toString(), "--archive", archive.toString());
+        Run unknownId = run("audit", "--id", "nope", "--replay", log.toString(), "--archive", archive.toString());
+        Run noArchiveFolder = run("audit", "--id", id, "--replay", log.toString(), "--archive", log.toString());
+
+        assertEquals(2, noArchive.exit());
+        assertTrue(noArchive.err().contains("--replay needs --archive DIR"), noArchive.err());
+        assertEquals(2, noId.exit());
+        assertTrue(noId.err().contains("name it with --id"), noId.err());
+        assertEquals(1, unknownId.exit());
+        assertTrue(unknownId.err().contains("no decision nope"), unknownId.err());
+        assertEquals(1, noArchiveFolder.exit());
+        assertTrue(noArchiveFolder.err().contains("is not a folder"), noArchiveFolder.err());
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+    }
+}
