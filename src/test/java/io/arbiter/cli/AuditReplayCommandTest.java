@@ -15,8 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -36,17 +34,8 @@ class AuditReplayCommandTest {
     static Snapshot embedded;
     static String id;
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.run(args);
     }
 
     @BeforeAll
@@ -66,7 +55,7 @@ class AuditReplayCommandTest {
 
     @Test
     void anIdenticalReplayExitsZero() {
-        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", archive.toString());
+        CliRun run = run("audit", "--id", id, "--replay", log.toString(), "--archive", archive.toString());
 
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("replayed under snapshot " + embedded.revision()), run.out());
@@ -89,7 +78,7 @@ class AuditReplayCommandTest {
         String[] args = command.substring("java -jar target/arbiter.jar ".length()).replace("<decisionId>", id)
                 .replace("arbiter-decisions.log*", log.toString()).replace("snapshots/", archive.toString()).split(" ");
 
-        Run run = run(args);
+        CliRun run = run(args);
 
         assertEquals(0, run.exit(), run.out() + run.err());
         List<String> printed = run.out().lines().toList();
@@ -103,7 +92,7 @@ class AuditReplayCommandTest {
 
     @Test
     void theLogMayBeNamedAsAFile() {
-        Run run = run("audit", log.toString(), "--id", id, "--archive", archive.toString());
+        CliRun run = run("audit", log.toString(), "--id", id, "--archive", archive.toString());
 
         assertEquals(0, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("IDENTICAL"), run.out());
@@ -115,7 +104,7 @@ class AuditReplayCommandTest {
         Path policy = copy.resolve("parts/policy/" + embedded.policy().revision() + ".json");
         Files.writeString(policy, Files.readString(policy).replace("cap.*", "cap.interface.other.*"));
 
-        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", copy.toString());
+        CliRun run = run("audit", "--id", id, "--replay", log.toString(), "--archive", copy.toString());
 
         assertEquals(1, run.exit(), run.out() + run.err());
         assertTrue(run.out().contains("DIFFERENT: outcome SELECTED logged, NO_RULE replayed"), run.out());
@@ -126,7 +115,7 @@ class AuditReplayCommandTest {
 
     @Test
     void noArchivedSnapshotExitsOneNamingTheRevisions(@TempDir Path empty) {
-        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", empty.toString());
+        CliRun run = run("audit", "--id", id, "--replay", log.toString(), "--archive", empty.toString());
 
         assertEquals(1, run.exit());
         assertTrue(run.out().contains("NOT FOUND: no snapshot in the archive " + empty), run.out());
@@ -138,7 +127,7 @@ class AuditReplayCommandTest {
         copyTree(archive, copy);
         Files.writeString(copy.resolve("parts/catalog/" + embedded.catalog().revision() + ".json"), "{\"implementations\": 5}");
 
-        Run run = run("audit", "--id", id, "--replay", log.toString(), "--archive", copy.toString());
+        CliRun run = run("audit", "--id", id, "--replay", log.toString(), "--archive", copy.toString());
 
         assertEquals(1, run.exit());
         assertTrue(run.err().startsWith("arbiter audit: the catalog part " + embedded.catalog().revision()), run.err());
@@ -147,10 +136,10 @@ class AuditReplayCommandTest {
 
     @Test
     void usageErrorsExitTwo() {
-        Run noArchive = run("audit", "--id", id, "--replay", log.toString());
-        Run noId = run("audit", "--replay", log.toString(), "--archive", archive.toString());
-        Run unknownId = run("audit", "--id", "nope", "--replay", log.toString(), "--archive", archive.toString());
-        Run noArchiveFolder = run("audit", "--id", id, "--replay", log.toString(), "--archive", log.toString());
+        CliRun noArchive = run("audit", "--id", id, "--replay", log.toString());
+        CliRun noId = run("audit", "--replay", log.toString(), "--archive", archive.toString());
+        CliRun unknownId = run("audit", "--id", "nope", "--replay", log.toString(), "--archive", archive.toString());
+        CliRun noArchiveFolder = run("audit", "--id", id, "--replay", log.toString(), "--archive", log.toString());
 
         assertEquals(2, noArchive.exit());
         assertTrue(noArchive.err().contains("--replay needs --archive DIR"), noArchive.err());
