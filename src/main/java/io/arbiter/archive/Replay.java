@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Decides one logged decision again under the archived snapshot it was decided with, and compares: the outcome,
@@ -53,20 +52,12 @@ public final class Replay {
 
         /** Rules that fired more often in the logged decision than in the replay, with how many times more. */
         public Map<String, Integer> firedOnlyBefore() {
-            return surplus(before.firedRules(), after.firedRules());
+            return before.firedMoreOftenThan(after);
         }
 
         /** Rules that fired more often in the replay than in the logged decision, with how many times more. */
         public Map<String, Integer> firedOnlyAfter() {
-            return surplus(after.firedRules(), before.firedRules());
-        }
-
-        private static Map<String, Integer> surplus(List<String> these, List<String> those) {
-            Map<String, Integer> counts = new TreeMap<>();
-            these.forEach(rule -> counts.merge(rule, 1, Integer::sum));
-            those.forEach(rule -> counts.merge(rule, -1, Integer::sum));
-            counts.values().removeIf(count -> count <= 0);
-            return counts;
+            return after.firedMoreOftenThan(before);
         }
     }
 

@@ -9,7 +9,6 @@ import io.arbiter.suite.TestResult;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,8 +141,8 @@ public final class ImpactAnalysis {
                 continue;
             }
             Map<String, Evaluation.Change> fields = pair.unaffected() ? Map.of() : pair.after().changesFrom(pair.before());
-            List<String> onlyBefore = pair.unaffected() ? List.of() : minus(pair.before().firedRules(), pair.after().firedRules());
-            List<String> onlyAfter = pair.unaffected() ? List.of() : minus(pair.after().firedRules(), pair.before().firedRules());
+            List<String> onlyBefore = pair.unaffected() ? List.of() : List.copyOf(pair.before().firedMoreOftenThan(pair.after()).keySet());
+            List<String> onlyAfter = pair.unaffected() ? List.of() : List.copyOf(pair.after().firedMoreOftenThan(pair.before()).keySet());
             boolean isChanged = !fields.isEmpty();
             boolean isRefired = !isChanged && !(onlyBefore.isEmpty() && onlyAfter.isEmpty());
             ImpactReport.TestChange test = null;
@@ -182,18 +181,5 @@ public final class ImpactAnalysis {
         return new ImpactReport(baseline, candidate, decisions, changed, refired, unaffected, notCompared,
                 tests.tests() == 0 ? null : tests, byKind, bySource,
                 List.copyOf(changes.subList(0, changes.size() - omitted)), omitted, List.copyOf(skipped));
-    }
-
-    /** The rules of {@code a} that {@code b} fired fewer times (each rule once, in {@code a}'s firing order). */
-    private static List<String> minus(List<String> a, List<String> b) {
-        Map<String, Integer> left = new HashMap<>();
-        b.forEach(rule -> left.merge(rule, 1, Integer::sum));
-        java.util.LinkedHashSet<String> extra = new java.util.LinkedHashSet<>();
-        for (String rule : a) {
-            if (left.merge(rule, -1, Integer::sum) < 0) {
-                extra.add(rule);
-            }
-        }
-        return List.copyOf(extra);
     }
 }

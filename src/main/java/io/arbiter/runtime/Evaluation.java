@@ -123,6 +123,18 @@ public record Evaluation(String target, ObjectNode result, List<FiredRule> firin
         return node == null ? NullNode.getInstance() : node;
     }
 
+    /**
+     * The rules that fired more often in this decision than in {@code other}, each with how many times more, in this
+     * decision's firing order.
+     */
+    public Map<String, Integer> firedMoreOftenThan(Evaluation other) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        firedRules().forEach(rule -> counts.merge(rule, 1, Integer::sum));
+        other.firedRules().forEach(rule -> counts.computeIfPresent(rule, (name, count) -> count - 1));
+        counts.values().removeIf(count -> count <= 0);
+        return counts;
+    }
+
     /** One field of a decision, before and after a change. */
     public record Change(JsonNode before, JsonNode after) {
     }
