@@ -6,7 +6,9 @@ import io.arbiter.decision.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -45,6 +47,31 @@ class SnapshotArchiveServeTest {
             awaitTrue(() -> revisions(archive).equals(List.of(replaced, initial)));
             awaitTrue(() -> client.get("/metrics").body().contains("arbiter_snapshot_archive_written 2.0"));
             assertTrue(client.get("/metrics").body().contains("arbiter_snapshot_archive_failed 0.0"), client.get("/metrics").body());
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void aReloadedSnapshotIsArchived() throws Exception {
+        Path policy = dir.resolve("policy.yaml");
+        Files.writeString(policy, "interface: {rules: [{interface: {path: cap.*}, oneOf: [{implementationConstraints: {}}]}]}\n");
+        SnapshotArchive archive = SnapshotArchive.at(dir.resolve("archive"), 5);
+        ArbiterServer server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded().withPolicyFile(policy),
+                        null, Duration.ofMillis(200), io.arbiter.audit.AuditSettings.OFF, true).withSnapshotArchive(archive))
+                .toCompletionStage().toCompletableFuture().get();
+        try {
+            HttpTestClient client = new HttpTestClient(server.port());
+            String initial = client.get("/readyz").json().path("snapshotRevision").asText();
+            awaitTrue(() -> revisions(archive).equals(List.of(initial)));
+
+            Path next = dir.resolve("policy.yaml.next");
+            Files.writeString(next, "interface: {rules: [{interface: {path: cap.interface.x}, oneOf: []}]}\n");
+            Files.move(next, policy, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+
+            awaitTrue(() -> revisions(archive).size() == 2);
+            String reloaded = client.get("/readyz").json().path("snapshotRevision").asText();
+            assertEquals(List.of(reloaded, initial), revisions(archive));
         } finally {
             server.stop();
         }
