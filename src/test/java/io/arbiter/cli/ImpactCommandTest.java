@@ -123,6 +123,35 @@ class ImpactCommandTest {
     }
 
     @Test
+    void aHostileLogIsReportedLineByLineAndItsRequestsAreRefusedAlikeOnBothSides(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("hostile.log");
+        String deep = "[".repeat(5_000) + "]".repeat(5_000);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes("not json at all\n".getBytes());
+        bytes.writeBytes(new byte[] {'{', '"', (byte) 0xC3, (byte) 0x28, '"', ':', '1', '}', '\n'});
+        bytes.writeBytes(("{\"decisionId\": \"deep\", \"endpoint\": \"implementation\", \"request\": {\"interface\": " + deep + "}}\n").getBytes());
+        bytes.writeBytes("{\"decisionId\": \"big\", \"endpoint\": \"rollout\", \"request\": {\"strategy\": {\"type\": \"All\"}, \"clusters\": [], \"decisionGroups\": [{\"groupName\": \"g\", \"groupIndex\": 1e400, \"clusters\": []}]}}\n".getBytes());
+        bytes.writeBytes("{\"decisionId\": \"odd\", \"endpoint\": \"../admin\", \"request\": {}}\n".getBytes());
+        bytes.writeBytes("{\"decisionId\": \"norequest\", \"endpoint\": \"backend\"}\n".getBytes());
+        Files.write(log, bytes.toByteArray());
+
+        CliRun run = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--replay", log.toString(),
+                "--format", "json");
+
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(!run.err().contains("\tat "), "no stack trace: " + run.err());
+        JsonNode report = Documents.jsonMapper().readTree(run.out());
+        assertEquals(0, report.path("changed").asInt(), "refused alike on both sides: " + run.out());
+        // the rollout record (unaffected by a policy) and the unknown target (refused alike); the rest is skipped
+        assertEquals(2, report.path("bySource").path("replay").path("decisions").asInt(), run.out());
+        assertEquals(1, report.path("unaffected").asInt(), run.out());
+        String skipped = report.path("skipped").toString();
+        assertTrue(skipped.contains("hostile.log:1: not a decision record"), skipped);
+        assertTrue(skipped.contains("hostile.log:3: not a decision record") && skipped.contains("nesting depth"), skipped);
+        assertTrue(skipped.contains("decision norequest: the record names no request"), skipped);
+    }
+
+    @Test
     void usageErrorsExit2WithOneLine() {
         CliRun noCandidate = run("impact");
         CliRun halfRules = run("impact", "--candidate-rules", "rules");
