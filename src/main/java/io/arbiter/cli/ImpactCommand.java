@@ -43,7 +43,9 @@ import java.util.concurrent.Callable;
                         + " (--replay), the tests of test suites (--tests). For each request decided differently it"
                         + " shows the fields before and after (outcome, selected Implementation, injections, backends,"
                         + " template states, rollout lists) and the rules or decision-table rows that fired only"
-                        + " before or only after. A request decided alike by other rules is listed as refired.",
+                        + " before or only after. A request decided alike by other rules is listed as refired; requests"
+                        + " of a kind that reads nothing the candidate changed are counted as unaffected without being"
+                        + " decided (rollouts do not read the global policy).",
                 "",
                 "Exit status: 0 compared (1 with --fail-on-change when anything changed or a test fails), 2 usage or configuration"
                         + " error (nothing was compared).",
@@ -80,7 +82,7 @@ final class ImpactCommand implements Callable<Integer> {
 
     @Option(names = "--tests", paramLabel = "PATH", arity = "1..*",
             description = "Test suites (files or folders, as arbiter test takes them): each test is run under both; a test"
-                    + " that passes only under one is listed first.")
+                    + " the candidate breaks is listed first.")
     List<Path> tests = new ArrayList<>();
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
