@@ -59,9 +59,8 @@ public record Evaluation(String target, ObjectNode result, List<FiredRule> firin
             firing.path("facts").forEach(fact -> facts.add(fact.asText()));
             firings.add(new FiredRule(firing.path("rule").asText(), firings.size() + 1, facts));
         }
-        ObjectNode result = response.deepCopy();
-        result.remove(VOLATILE);
-        return new Evaluation(target, result, firings);
+        response.remove(VOLATILE); // the decision's own tree: nobody else holds it
+        return new Evaluation(target, response, firings);
     }
 
     private static Evaluation refused(String target, String code, String message, List<io.arbiter.document.Problem> problems) {
