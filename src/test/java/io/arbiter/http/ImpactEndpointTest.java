@@ -103,4 +103,18 @@ class ImpactEndpointTest {
         assertEquals(422, invalidDryRun.status(), invalidDryRun.body());
         assertEquals(401, anonymous.status());
     }
+
+    @Test
+    void hostileBodiesAreLocated422s() {
+        byte[] invalidUtf8 = {'i', 'n', 't', 'e', 'r', 'f', 'a', 'c', 'e', ':', ' ', (byte) 0xC3, (byte) 0x28};
+        byte[] deep = ("interface: " + "[".repeat(200) + "]".repeat(200)).getBytes();
+        byte[] huge = ("interface: {rules: [{interface: {path: cap.*}, oneOf: [{implementationConstraints: {}}]}], x: "
+                + "9".repeat(5_000) + "}").getBytes();
+        for (byte[] body : java.util.List.of(invalidUtf8, deep, huge)) {
+            var response = client.send("POST", "/v1/impact", "application/yaml", body, "Authorization", "Bearer " + TOKEN);
+            assertEquals(422, response.status(), response.body());
+            assertEquals("INVALID_POLICY", response.errorCode());
+            assertTrue(response.json().path("error").path("details").path(0).has("path"), response.body());
+        }
+    }
 }
