@@ -7,7 +7,6 @@ import org.kie.api.runtime.KieSessionsPool;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -60,24 +59,13 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     public <T> Run<T> run(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader) {
         DecisionDeadline deadline = DecisionDeadline.current();
         deadline.check();
-        KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
-        FiredRuleRecorder recorder = recording ? new FiredRuleRecorder() : null;
-        if (recorder != null) {
-            session.addEventListener(recorder);
-        }
-        ScheduledFuture<?> halt = deadline.haltAtDeadline(session);
-        try {
-            for (Object fact : facts) {
-                session.insert(fact);
-            }
-            var agenda = session.getAgenda();
+        try (OpenSession open = open(facts, deadline)) {
+            var agenda = open.session.getAgenda();
             for (int i = phasesToRun.size() - 1; i >= 0; i--) {
                 agenda.getAgendaGroup(phasesToRun.get(i)).setFocus();
             }
-            fire(session, deadline, deadline.maxFirings());
-            return new Run<>(reader.apply(session), recorder == null ? List.of() : recorder.fired());
-        } finally {
-            release(session, recorder, halt);
+            fire(open.session, deadline, deadline.maxFirings());
+            return new Run<>(reader.apply(open.session), open.fired());
         }
     }
 
@@ -136,42 +124,62 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     /** As {@link #run}, firing one phase at a time, and noting where each phase's firings end. */
     private <T> PhasedRun<T> runPhaseByPhase(Collection<?> facts, List<String> phasesToRun, Function<KieSession, T> reader,
                                              DecisionDeadline deadline) {
+        try (OpenSession open = open(facts, deadline)) {
+            int[] phaseEnds = new int[phasesToRun.size()];
+            int fired = 0;
+            for (int i = 0; i < phasesToRun.size(); i++) {
+                open.session.getAgenda().getAgendaGroup(phasesToRun.get(i)).setFocus();
+                fired += fire(open.session, deadline, deadline.maxFirings() - fired);
+                phaseEnds[i] = open.recorder == null ? 0 : open.recorder.count();
+            }
+            return new PhasedRun<>(reader.apply(open.session), open.fired(), phaseEnds);
+        }
+    }
+
+    /**
+     * A session holding {@code facts}, recording its firings when this rule base records, and halted if it is still
+     * firing when the deadline passes.
+     */
+    private OpenSession open(Collection<?> facts, DecisionDeadline deadline) {
         KieSession session = facts.size() <= POOLED_SESSION_MAX_FACTS ? pool.newKieSession() : kieBase.newKieSession();
         FiredRuleRecorder recorder = recording ? new FiredRuleRecorder() : null;
         if (recorder != null) {
             session.addEventListener(recorder);
         }
-        ScheduledFuture<?> halt = deadline.haltAtDeadline(session);
+        OpenSession open = new OpenSession(session, recorder, deadline.haltAtDeadline(session));
         try {
             for (Object fact : facts) {
                 session.insert(fact);
             }
-            int[] phaseEnds = new int[phasesToRun.size()];
-            int fired = 0;
-            for (int i = 0; i < phasesToRun.size(); i++) {
-                session.getAgenda().getAgendaGroup(phasesToRun.get(i)).setFocus();
-                fired += fire(session, deadline, deadline.maxFirings() - fired);
-                phaseEnds[i] = recorder == null ? 0 : recorder.count();
-            }
-            return new PhasedRun<>(reader.apply(session), recorder == null ? List.of() : recorder.fired(), phaseEnds);
-        } finally {
-            release(session, recorder, halt);
+        } catch (RuntimeException | Error e) {
+            open.close();
+            throw e;
         }
+        return open;
     }
 
-    /**
-     * Disposes the session. One the deadline halted (or was about to halt) is destroyed rather than handed back to
-     * the pool, so no later decision gets a session in a halted state.
-     */
-    private static void release(KieSession session, FiredRuleRecorder recorder, ScheduledFuture<?> halt) {
-        boolean halted = !halt.cancel(false);
-        if (recorder != null) {
-            session.removeEventListener(recorder);
+    private record OpenSession(KieSession session, FiredRuleRecorder recorder, DecisionDeadline.Halt halt)
+            implements AutoCloseable {
+
+        List<FiredRule> fired() {
+            return recorder == null ? List.of() : recorder.fired();
         }
-        if (halted) {
-            session.destroy();
-        } else {
-            session.dispose();
+
+        /**
+         * Disposes the session. One the deadline halted (or was about to halt) is destroyed rather than handed back
+         * to the pool, so no later decision gets a session in a halted state.
+         */
+        @Override
+        public void close() {
+            boolean halted = !halt.cancel();
+            if (recorder != null) {
+                session.removeEventListener(recorder);
+            }
+            if (halted) {
+                session.destroy();
+            } else {
+                session.dispose();
+            }
         }
     }
 

@@ -91,10 +91,45 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
                 + " rule firings, the limit for one decision; send a smaller request", false);
     }
 
-    /** Halts {@code session} when the deadline passes; the returned handle cancels that once the session is done. */
-    ScheduledFuture<?> haltAtDeadline(KieSession session) {
-        long remaining = endNanos - System.nanoTime();
-        return TIMER.schedule(session::halt, Math.max(0, remaining), TimeUnit.NANOSECONDS);
+    /** Halts {@code session} when the deadline passes, unless the returned halt is cancelled first. */
+    Halt haltAtDeadline(KieSession session) {
+        return atDeadline(session::halt);
+    }
+
+    /** Runs {@code action} on the timer thread when the deadline passes, unless the returned halt is cancelled first. */
+    Halt atDeadline(Runnable action) {
+        Halt halt = new Halt(action);
+        halt.scheduled = TIMER.schedule(halt, Math.max(0, endNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        return halt;
+    }
+
+    /**
+     * A session's halt, queued on the timer until the deadline. Removing a cancelled task from the timer's queue
+     * wakes the timer thread on every decision, so a cancelled halt stays queued until its deadline instead; it lets
+     * go of its session when cancelled, so what stays queued is this small object, not the session and its facts.
+     */
+    static final class Halt implements Runnable {
+        private volatile Runnable action;
+        private volatile ScheduledFuture<?> scheduled;
+
+        private Halt(Runnable action) {
+            this.action = action;
+        }
+
+        @Override
+        public void run() {
+            Runnable pending = action;
+            if (pending != null) {
+                pending.run();
+            }
+        }
+
+        /** Cancels the halt; false when the deadline has already halted the session, or is halting it. */
+        boolean cancel() {
+            boolean cancelled = scheduled.cancel(false);
+            action = null;
+            return cancelled;
+        }
     }
 
     private static String describe(Duration budget) {

@@ -1,0 +1,53 @@
+package io.arbiter.engine;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DecisionDeadlineTest {
+
+    @Test
+    void aHaltRunsWhenTheDeadlinePassesAndCannotBeCancelledAfterwards() throws InterruptedException {
+        CountDownLatch ran = new CountDownLatch(1);
+        DecisionDeadline.Halt halt = DecisionDeadline.after(Duration.ofMillis(1)).atDeadline(ran::countDown);
+
+        assertTrue(ran.await(10, TimeUnit.SECONDS), "the halt ran at the deadline");
+        assertFalse(halt.cancel(), "a halt that ran reports it halted");
+    }
+
+    @Test
+    void aCancelledHaltDoesNothingWhenItsTaskRuns() {
+        AtomicInteger runs = new AtomicInteger();
+        DecisionDeadline.Halt halt = DecisionDeadline.after(Duration.ofHours(1)).atDeadline(runs::incrementAndGet);
+
+        assertTrue(halt.cancel());
+        halt.run();
+        assertEquals(0, runs.get());
+    }
+
+    @Test
+    void aCancelledHaltLetsGoOfWhatItWouldHaveHaltedThoughItStaysQueued() throws InterruptedException {
+        Object session = new byte[1 << 20];
+        WeakReference<Object> held = new WeakReference<>(session);
+        Runnable halt = session::hashCode;
+        DecisionDeadline.Halt queued = DecisionDeadline.after(Duration.ofHours(1)).atDeadline(halt);
+        session = null;
+        halt = null;
+
+        assertTrue(queued.cancel());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (held.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertTrue(held.get() == null, "the session is collectable while its cancelled halt waits for the deadline");
+    }
+}
