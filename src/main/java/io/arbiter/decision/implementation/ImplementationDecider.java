@@ -392,11 +392,11 @@ public final class ImplementationDecider {
         List<AdditionalTypeInstanceInjection> additional = new ArrayList<>();
         session.getQueryResults("additional type instance injections").forEach(row ->
                 additional.add((AdditionalTypeInstanceInjection) row.get("$injection")));
-        additional.sort(Comparator.comparingInt(AdditionalTypeInstanceInjection::rank)
+        additional.sort(Comparator.comparing(AdditionalTypeInstanceInjection::rank)
                 .thenComparingInt(injection -> injection.entry().position()));
         List<ParameterInjection> parameters = new ArrayList<>();
         session.getQueryResults("parameter injections").forEach(row -> parameters.add((ParameterInjection) row.get("$injection")));
-        parameters.sort(Comparator.comparingInt(ParameterInjection::rank).thenComparingInt(ParameterInjection::position));
+        parameters.sort(Comparator.comparing(ParameterInjection::rank).thenComparingInt(ParameterInjection::position));
         return new ImplementationDecision.Injection(
                 required.stream().map(r -> new ImplementationDecision.RequiredTypeInstance(r.alias(), r.id(), r.typeRef())).toList(),
                 additional.stream().map(a -> new ImplementationDecision.AdditionalTypeInstance(a.entry().name(), a.entry().id())).toList(),

@@ -2,6 +2,7 @@ package io.arbiter.decision.rollout;
 
 import io.arbiter.decision.rollout.RolloutFacts.Classified;
 import io.arbiter.decision.rollout.RolloutFacts.ClusterState;
+import io.arbiter.decision.rollout.RolloutFacts.Place;
 import io.arbiter.decision.rollout.RolloutFacts.RolloutEntry;
 import io.arbiter.decision.rollout.RolloutFacts.TimeoutEntry;
 import io.arbiter.engine.Fact;
@@ -52,7 +53,7 @@ public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<Rollou
             switch (record.outcome()) {
                 case "ROLLOUT" -> {
                     if (!(breach && record.toApply())) {
-                        rolledOut.add(new RolloutEntry(phase, record.cluster(), 0, position, record.status(), record.recheckAt()));
+                        rolledOut.add(new RolloutEntry(phase, record.cluster(), Place.record(position), record.status(), record.recheckAt()));
                         failures += record.failure() ? 1 : 0;
                     }
                 }
@@ -71,7 +72,7 @@ public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<Rollou
         withoutRecord.forEach(list -> ((List<?>) list).forEach(cluster -> candidates.add((ClusterState) cluster)));
         candidates.sort(Comparator.comparingInt(ClusterState::rank));
         List<RolloutEntry> filled = candidates.subList(0, Math.min(candidates.size(), Math.max(0, size - rolledOut.size())))
-                .stream().map(cluster -> new RolloutEntry(phase, cluster, 1, cluster.rank(), RolloutFacts.TO_APPLY, null))
+                .stream().map(cluster -> new RolloutEntry(phase, cluster, Place.newCluster(0, cluster.rank()), RolloutFacts.TO_APPLY, null))
                 .toList();
         return new RecordWalk(phase, rolledOut, filled, timedOut, false);
     }

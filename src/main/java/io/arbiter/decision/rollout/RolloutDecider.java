@@ -66,9 +66,9 @@ public final class RolloutDecider {
         result.actions().forEach(a -> actions.put(a.situation(), a.action()));
 
         List<RolloutEntry> rollout = result.rollout().stream().filter(e -> e.phase().equals(phase))
-                .sorted(Comparator.comparingInt(RolloutEntry::section).thenComparingLong(RolloutEntry::key)).toList();
+                .sorted(Comparator.comparing(RolloutEntry::place)).toList();
         List<TimeoutEntry> timeouts = result.timeouts().stream().filter(e -> e.phase().equals(phase))
-                .sorted(Comparator.comparingLong(TimeoutEntry::key)).toList();
+                .sorted(Comparator.comparingInt(TimeoutEntry::position)).toList();
 
         Map<String, String> situations = new HashMap<>();
         List<ClusterEntry> toRollout = new ArrayList<>();

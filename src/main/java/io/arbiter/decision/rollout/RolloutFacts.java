@@ -196,17 +196,39 @@ public final class RolloutFacts {
     }
 
     /**
-     * A cluster in the rollout list of a phase. Order: {@code section} 0 (records) before 1 (new clusters), then
-     * {@code key}.
+     * A cluster's place in a rollout list: the records ({@code section} 0) before the clusters new to the rollout
+     * (1), then by the order of their group in a group walk (0 otherwise), then by {@code position}. Compared field
+     * by field, so no field spills into another.
      */
+    public record Place(int section, int group, int position) implements Comparable<Place> {
+        private static final java.util.Comparator<Place> ORDER = java.util.Comparator.comparingInt(Place::section)
+                .thenComparingInt(Place::group).thenComparingInt(Place::position);
+
+        /** A record, at {@code position} among the records of its walk. */
+        public static Place record(int position) {
+            return new Place(0, 0, position);
+        }
+
+        /** A cluster without a record (or to apply) of the group of order {@code group}, at its {@code rank} by name. */
+        public static Place newCluster(int group, int rank) {
+            return new Place(1, group, rank);
+        }
+
+        @Override
+        public int compareTo(Place other) {
+            return ORDER.compare(this, other);
+        }
+    }
+
+    /** A cluster in the rollout list of a phase, at its {@code place}. */
     @FactId("{phase} rollout {cluster.name}")
-    public record RolloutEntry(String phase, ClusterState cluster, int section, long key, String status, Long recheckAt)
+    public record RolloutEntry(String phase, ClusterState cluster, Place place, String status, Long recheckAt)
             implements Fact {
     }
 
-    /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code key}. */
+    /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code position}. */
     @FactId("{phase} timeout {cluster.name}")
-    public record TimeoutEntry(String phase, ClusterState cluster, long key) implements Fact {
+    public record TimeoutEntry(String phase, ClusterState cluster, int position) implements Fact {
     }
 
     /** The failures of a phase went beyond its maxFailures. */
