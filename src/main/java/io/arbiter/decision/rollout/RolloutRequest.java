@@ -50,10 +50,10 @@ public final class RolloutRequest {
         String typeText = strategy.path("type").asText("");
         Strategy type = typeText.isEmpty() ? Strategy.ALL : Strategy.fromWire(typeText);
         if (type == null) { // the schema admits none other
-            throw new DecisionException(DecisionException.Code.INVALID_REQUEST, "the rollout request is invalid: "
-                    + quote(typeText) + " is not a strategy type",
-                    List.of(Problem.at("$.strategy.type", quote(typeText) + " is not a strategy type: give All, "
-                            + "Progressive or ProgressivePerGroup")));
+            Problem problem = Problem.at("$.strategy.type", quote(typeText) + " is not a strategy type: give All, "
+                    + "Progressive or ProgressivePerGroup");
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST, "the rollout request is invalid: " + problem,
+                    List.of(problem));
         }
         String where = "$.strategy." + type.field();
         JsonNode config = strategy.path(type.field());
