@@ -275,6 +275,11 @@ public final class RolloutFacts {
         }
     }
 
+    /** A status some record of the request has; the status table reads each once. */
+    @FactId("status {status}")
+    public record RecordStatus(Status status) implements Fact {
+    }
+
     /** A record whose cluster is in no decision group. */
     @FactId("clusters[{index}] {cluster}")
     public record StrayRecord(int index, String cluster, Status status) implements Fact {
@@ -313,11 +318,9 @@ public final class RolloutFacts {
         }
     }
 
-    /** The status table's reading of a record, and whether it is a failure. */
-    public record StatusKind(ClusterState cluster, Treatment kind, boolean failure, String factId) implements Fact {
-        public StatusKind(ClusterState cluster, Treatment kind, boolean failure) {
-            this(cluster, kind, failure, cluster.factId() + " " + cluster.status() + " is " + kind);
-        }
+    /** The status table's reading of a record status, and whether it is a failure. */
+    @FactId("{status} is {kind}")
+    public record StatusTreatment(Status status, Treatment kind, boolean failure) implements Fact {
     }
 
     /**

@@ -9,6 +9,7 @@ import io.arbiter.decision.rollout.RolloutFacts.MandatoryEntry;
 import io.arbiter.decision.rollout.RolloutFacts.Settings;
 import io.arbiter.decision.rollout.RolloutFacts.LimitField;
 import io.arbiter.decision.rollout.RolloutFacts.Remediation;
+import io.arbiter.decision.rollout.RolloutFacts.RecordStatus;
 import io.arbiter.decision.rollout.RolloutFacts.Situation;
 import io.arbiter.decision.rollout.RolloutFacts.Status;
 import io.arbiter.decision.rollout.RolloutFacts.Strategy;
@@ -19,10 +20,12 @@ import io.arbiter.document.Problem;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -90,6 +93,9 @@ public final class RolloutRequest {
         for (Situation situation : Situation.values()) {
             facts.add(new Treat(situation));
         }
+        Set<Status> recorded = EnumSet.noneOf(Status.class);
+        clusters.stream().map(ClusterState::status).filter(Objects::nonNull).forEach(recorded::add);
+        recorded.forEach(status -> facts.add(new RecordStatus(status)));
     }
 
     public static RolloutRequest parse(JsonNode body) {
