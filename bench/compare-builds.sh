@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Compares this working tree's build with the build of another revision, in one JVM (CompareBuilds).
 #
-#   bash bench/compare-builds.sh REV [ROUNDS] [audit|dependencies|implementation|embedded]
+#   bash bench/compare-builds.sh REV [ROUNDS] [audit|dependencies|implementation|embedded|rollout]
 #
 # e.g. `bash bench/compare-builds.sh HEAD~1`                   the AuditCostBenchmark decision, unaudited and recorded
 #      `bash bench/compare-builds.sh main 40 dependencies`     the 500-policy dependency decision, one session and partitioned
 #      `bash bench/compare-builds.sh main 60 implementation`   1,000-Implementation catalog: Interface only, with policies
 #      `bash bench/compare-builds.sh main 60 embedded`         embedded default: Interface only, with an Action policy
+#      `bash bench/compare-builds.sh main 40 rollout`          5,000 clusters: All with every record, Progressive half way
 #
 # Checks REV out as a git worktree under target/compare/ (kept for the next run; `git worktree prune` after
 # `mvn clean`), copies BuildCases.java into it, compiles both builds, and runs both with this build's dependency

@@ -1,6 +1,7 @@
 package io.arbiter.engine;
 
 import org.kie.api.KieBase;
+import org.kie.api.runtime.ClassObjectFilter;
 import org.kie.api.runtime.KieSession;
 import org.kie.api.runtime.KieSessionsPool;
 
@@ -184,6 +185,15 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     }
 
     private record PhasedRun<T>(T result, List<FiredRule> fired, int[] phaseEnds) {
+    }
+
+    /** The facts of {@code type} in {@code session}, for a reader: no query to evaluate, in no particular order. */
+    public static <T> List<T> factsOf(KieSession session, Class<T> type) {
+        List<T> facts = new ArrayList<>();
+        for (Object fact : session.getObjects(new ClassObjectFilter(type))) {
+            facts.add(type.cast(fact));
+        }
+        return facts;
     }
 
     /** What a decision run produced, and the rules that fired to produce it. */

@@ -168,4 +168,31 @@ public final class BuildCases {
             return ImplementationDecider.decide(withPolicy, snapshot);
         }
     }
+
+    /** RolloutBenchmark's decisions over 5,000 clusters: first {@code allRecorded}, second {@code progressiveMidway}. */
+    public static final class Rollout {
+        private final CompiledRuleBase ruleBase;
+        private final JsonNode allRecorded = RolloutBenchmark.request("allRecorded");
+        private final JsonNode progressiveMidway = RolloutBenchmark.request("progressiveMidway");
+
+        public Rollout(String root) {
+            ruleBase = ruleBase(io.arbiter.decision.rollout.RolloutDecider.KIND, root,
+                    io.arbiter.decision.rollout.RolloutDecider.PHASES);
+            System.out.println(root + ": " + decide(allRecorded).toRollout().size() + " and "
+                    + decide(progressiveMidway).toRollout().size() + " to roll out");
+        }
+
+        private io.arbiter.decision.rollout.RolloutDecision decide(JsonNode request) {
+            return io.arbiter.decision.rollout.RolloutDecider.decide(
+                    io.arbiter.decision.rollout.RolloutRequest.parse(request), ruleBase);
+        }
+
+        public Object first() {
+            return decide(allRecorded);
+        }
+
+        public Object second() {
+            return decide(progressiveMidway);
+        }
+    }
 }

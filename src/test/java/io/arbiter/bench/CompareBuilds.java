@@ -17,7 +17,7 @@ import java.util.List;
  * Forks of one build differ by up to 30% on a small shared machine, more than most changes; here both builds share
  * the JVM, the machine and its neighbours. Run {@code bash bench/compare-builds.sh REV}.
  * <p>
- * Arguments: ROOT_A ROOT_B CLASSPATH_FILE [ROUNDS] [audit|dependencies|implementation|embedded].
+ * Arguments: ROOT_A ROOT_B CLASSPATH_FILE [ROUNDS] [audit|dependencies|implementation|embedded|rollout].
  */
 public final class CompareBuilds {
 
@@ -31,7 +31,7 @@ public final class CompareBuilds {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("usage: CompareBuilds ROOT_A ROOT_B CLASSPATH_FILE [ROUNDS] [audit|dependencies]");
+            System.err.println("usage: CompareBuilds ROOT_A ROOT_B CLASSPATH_FILE [ROUNDS] [audit|dependencies|implementation|embedded|rollout]");
             System.exit(2);
         }
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 100;
@@ -41,12 +41,14 @@ public final class CompareBuilds {
             case "dependencies" -> "$Dependencies";
             case "implementation" -> "$Implementation";
             case "embedded" -> "$Embedded";
+            case "rollout" -> "$Rollout";
             default -> "$AuditCost";
         };
-        int perTurn = dependencies ? 2 : PER_TURN_DEFAULT;
+        int perTurn = dependencies || which.equals("rollout") ? 2 : PER_TURN_DEFAULT;
         String[] ways = switch (which) {
             case "dependencies" -> new String[] {"one session", "partitioned"};
             case "implementation", "embedded" -> new String[] {"interface", "policies"};
+            case "rollout" -> new String[] {"allRecorded", "progressiveMidway"};
             default -> new String[] {"unaudited", "recorded"};
         };
         List<String> jars = Arrays.asList(Files.readString(Path.of(args[2])).trim().split(":"));

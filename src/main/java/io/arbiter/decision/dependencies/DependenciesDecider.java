@@ -13,7 +13,6 @@ import io.arbiter.decision.dependencies.DependencyFacts.*;
 import io.arbiter.document.Problem;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;
-import org.kie.api.runtime.ClassObjectFilter;
 import org.kie.api.runtime.KieSession;
 
 import java.util.ArrayList;
@@ -274,12 +273,12 @@ public final class DependenciesDecider {
      * tens of thousands of facts here, and a query costs a lookup per row (5-6% of the 500-policy benchmark).
      */
     public static Result read(KieSession session) {
-        return new Result(ofType(session, TemplateState.class), ofType(session, ReportedName.class),
-                ofType(session, TemplateAction.class),
-                ofType(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
-                ofType(session, PolicyCompliance.class), ofType(session, SetCompliance.class),
-                ofType(session, SetMessage.class), ofType(session, WaitingOn.class),
-                ofType(session, PolicyWaitingOn.class), ofType(session, Cycle.class));
+        return new Result(CompiledRuleBase.factsOf(session, TemplateState.class), CompiledRuleBase.factsOf(session, ReportedName.class),
+                CompiledRuleBase.factsOf(session, TemplateAction.class),
+                CompiledRuleBase.factsOf(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
+                CompiledRuleBase.factsOf(session, PolicyCompliance.class), CompiledRuleBase.factsOf(session, SetCompliance.class),
+                CompiledRuleBase.factsOf(session, SetMessage.class), CompiledRuleBase.factsOf(session, WaitingOn.class),
+                CompiledRuleBase.factsOf(session, PolicyWaitingOn.class), CompiledRuleBase.factsOf(session, Cycle.class));
     }
 
     /**
@@ -347,19 +346,11 @@ public final class DependenciesDecider {
     }
 
     private static Gated gated(KieSession session) {
-        return new Gated(ofType(session, TemplateState.class), ofType(session, ReportedName.class),
-                ofType(session, TemplateAction.class),
-                ofType(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
-                ofType(session, PolicyCompliance.class),
-                ofType(session, Wanted.class).stream().filter(wanted -> wanted.targetPolicy() != null).toList());
-    }
-
-    private static <T> List<T> ofType(KieSession session, Class<T> type) {
-        List<T> facts = new ArrayList<>();
-        for (Object fact : session.getObjects(new ClassObjectFilter(type))) {
-            facts.add(type.cast(fact));
-        }
-        return facts;
+        return new Gated(CompiledRuleBase.factsOf(session, TemplateState.class), CompiledRuleBase.factsOf(session, ReportedName.class),
+                CompiledRuleBase.factsOf(session, TemplateAction.class),
+                CompiledRuleBase.factsOf(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
+                CompiledRuleBase.factsOf(session, PolicyCompliance.class),
+                CompiledRuleBase.factsOf(session, Wanted.class).stream().filter(wanted -> wanted.targetPolicy() != null).toList());
     }
 
     public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase) {

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import static io.arbiter.engine.CompiledRuleBase.factsOf;
+
 /**
  * Decides a rollout: {@link RolloutRequest} parses the request into facts, the rules of {@code rules/rollout/} and
  * {@code decision-tables/rollout/} classify the records, walk the groups or the records and treat each cluster,
@@ -39,17 +41,10 @@ public final class RolloutDecider {
     }
 
     public static Result read(KieSession session) {
-        return new Result(rows(session, "decided", "$decided"), rows(session, "rollout entries", "$entry"),
-                rows(session, "timeout entries", "$entry"), rows(session, "breaches", "$breach"),
-                rows(session, "removed", "$removed"), rows(session, "aggregated status", "$status"),
-                rows(session, "reported statuses", "$reported"), rows(session, "actions", "$action"));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> List<T> rows(KieSession session, String query, String variable) {
-        List<T> rows = new ArrayList<>();
-        session.getQueryResults(query).forEach(row -> rows.add((T) row.get(variable)));
-        return rows;
+        return new Result(factsOf(session, Decided.class), factsOf(session, RolloutEntry.class),
+                factsOf(session, TimeoutEntry.class), factsOf(session, Breach.class), factsOf(session, Removed.class),
+                factsOf(session, AggregatedStatus.class), factsOf(session, ReportedStatus.class),
+                factsOf(session, ActionFor.class));
     }
 
     public static RolloutDecision decide(RolloutRequest request, CompiledRuleBase ruleBase) {

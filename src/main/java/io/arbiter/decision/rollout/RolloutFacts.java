@@ -104,6 +104,12 @@ public final class RolloutFacts {
         }
     }
 
+    /** A status a record can have (the request schema admits no other); the status table reads each once. */
+    @FactId("status {name}")
+    public record RecordStatus(String name) implements Fact {
+        public static final List<String> ALL_STATUSES = List.of(TO_APPLY, PROGRESSING, SUCCEEDED, FAILED, TIME_OUT, SKIP);
+    }
+
     /** A record whose cluster is in no decision group. */
     @FactId("clusters[{index}] {cluster}")
     public record StrayRecord(int index, String cluster, String status) implements Fact {
@@ -142,11 +148,9 @@ public final class RolloutFacts {
         }
     }
 
-    /** The status table's reading of a record: NEW, SUCCEEDED, WATCHED or FINISHED; whether it is a failure. */
-    public record StatusKind(ClusterState cluster, String kind, boolean failure, String factId) implements Fact {
-        public StatusKind(ClusterState cluster, String kind, boolean failure) {
-            this(cluster, kind, failure, cluster.factId() + " " + cluster.status() + " is " + kind);
-        }
+    /** The status table's reading of a record status: NEW, SUCCEEDED, WATCHED or FINISHED; whether it is a failure. */
+    @FactId("{status} is {kind}")
+    public record StatusTreatment(String status, String kind, boolean failure) implements Fact {
     }
 
     /**

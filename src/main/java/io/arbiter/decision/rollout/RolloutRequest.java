@@ -7,6 +7,7 @@ import io.arbiter.decision.rollout.RolloutFacts.Group;
 import io.arbiter.decision.rollout.RolloutFacts.LimitSpec;
 import io.arbiter.decision.rollout.RolloutFacts.MandatoryEntry;
 import io.arbiter.decision.rollout.RolloutFacts.Settings;
+import io.arbiter.decision.rollout.RolloutFacts.RecordStatus;
 import io.arbiter.decision.rollout.RolloutFacts.Situation;
 import io.arbiter.decision.rollout.RolloutFacts.StrayRecord;
 import io.arbiter.document.Problem;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +80,9 @@ public final class RolloutRequest {
                     "the rollout request is invalid: " + problems.get(0), problems);
         }
         Situation.ALL_SITUATIONS.forEach(name -> facts.add(new Situation(name)));
+        Set<String> recorded = new HashSet<>();
+        clusters.forEach(cluster -> recorded.add(cluster.status()));
+        RecordStatus.ALL_STATUSES.stream().filter(recorded::contains).forEach(name -> facts.add(new RecordStatus(name)));
     }
 
     public static RolloutRequest parse(JsonNode body) {
