@@ -131,7 +131,7 @@ final class ImpactCommand implements Callable<Integer> {
             candidateSettings = candidateSettings.withRules(candidateRules, candidateTables);
         }
         Snapshot before = SnapshotLoader.load(baseSettings, registry);
-        Snapshot after = SnapshotLoader.load(candidateSettings, registry, before);
+        Snapshot after = SnapshotLoader.withCandidate(candidateSettings, registry, before);
 
         List<Probe> probes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();

@@ -52,10 +52,7 @@ public final class SnapshotLoader {
     /** Like {@link #load(Settings, PolicyTypeRegistry)}, reusing {@code previous}'s rule bases whose files did not change. */
     public static Snapshot load(Settings settings, PolicyTypeRegistry registry, Snapshot previous) {
         // Rule bases load on their own threads while this one reads the catalog, store and policy.
-        Map<String, CompletableFuture<CompiledRuleBase>> loading = new LinkedHashMap<>();
-        for (PolicyType type : registry.types()) {
-            loading.put(type.name(), CompletableFuture.supplyAsync(() -> reuseOrBuild(type, settings, previous)));
-        }
+        Map<String, CompletableFuture<CompiledRuleBase>> ruleBases = startRuleBases(settings, registry, previous);
 
         Path hub = settings.hubDir() != null ? settings.hubDir() : RuleFiles.classpathFolder("embedded/catalog");
         if (!Files.isDirectory(hub)) {
@@ -69,15 +66,40 @@ public final class SnapshotLoader {
         Path typeInstancesFile = settings.typeInstancesFile() != null ? settings.typeInstancesFile()
                 : RuleFiles.classpathFolder("embedded").resolve("type-instances.yaml");
         TypeInstanceStore store = stage("the TypeInstance store " + typeInstancesFile, () -> TypeInstanceLoader.load(typeInstancesFile));
+        return assemble(settings, registry, ruleBases, catalog.catalog(), store);
+    }
 
+    /**
+     * {@code base} with the policy and rules that {@code candidate} names: the catalog and TypeInstance store are
+     * base's, not read again, and its rule bases are reused where the files did not change. For comparing a
+     * candidate with what is served ({@code arbiter impact}).
+     */
+    public static Snapshot withCandidate(Settings candidate, PolicyTypeRegistry registry, Snapshot base) {
+        return assemble(candidate, registry, startRuleBases(candidate, registry, base), base.catalog(), base.typeInstances());
+    }
+
+    private static Map<String, CompletableFuture<CompiledRuleBase>> startRuleBases(Settings settings,
+                                                                                   PolicyTypeRegistry registry,
+                                                                                   Snapshot previous) {
+        Map<String, CompletableFuture<CompiledRuleBase>> loading = new LinkedHashMap<>();
+        for (PolicyType type : registry.types()) {
+            loading.put(type.name(), CompletableFuture.supplyAsync(() -> reuseOrBuild(type, settings, previous)));
+        }
+        return loading;
+    }
+
+    /** Reads the policy, waits for the rule bases, and derives what the rules derive from the whole snapshot. */
+    private static Snapshot assemble(Settings settings, PolicyTypeRegistry registry,
+                                     Map<String, CompletableFuture<CompiledRuleBase>> loading, Catalog catalog,
+                                     TypeInstanceStore store) {
         Path policyFile = settings.policyFile() != null ? settings.policyFile()
                 : RuleFiles.classpathFolder("embedded").resolve("policy.yaml");
         PolicyDocument policy = stage("the policy " + policyFile, () -> loadPolicy(policyFile));
-        requireHubStorages(policy, policyFile, store, catalog.catalog());
+        requireHubStorages(policy, policyFile, store, catalog);
 
         Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
         loading.forEach((name, future) -> ruleBases.put(name, stage("the rules of policy type '" + name + "'", () -> join(future))));
-        Snapshot snapshot = new Snapshot(policy, ruleBases, catalog.catalog(), store, settings.platformTypeInstances(),
+        Snapshot snapshot = new Snapshot(policy, ruleBases, catalog, store, settings.platformTypeInstances(),
                 settings.policyOrder());
         long started = System.nanoTime();
         stage("what the rules derive from the snapshot", () -> Decisions.prepare(registry, snapshot));

@@ -1,8 +1,10 @@
 package io.arbiter.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonSchema;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
+import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
 import io.arbiter.policytype.PolicyTypeRegistry;
@@ -13,10 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -32,8 +32,8 @@ public final class TestSuites {
     /** A suite file larger than this is refused unread: 1000 times a large suite, and well within a default heap. */
     public static final long MAX_FILE_BYTES = 16L * 1024 * 1024;
 
-    private static final Set<String> SUITE_KEYS = Set.of("tests", "policy", "description");
-    private static final Set<String> TEST_KEYS = Set.of("name", "description", "target", "request", "expect", "policy");
+    /** The shape of a suite file: {@code src/main/resources/schemas/test-suite.json}, which editors can use too. */
+    private static final JsonSchema SCHEMA = JsonSchemas.compile(JsonSchemas.resource("/schemas/test-suite.json"));
 
     private TestSuites() {
     }
@@ -89,25 +89,19 @@ public final class TestSuites {
 
     private static List<TestCase> loadFile(Path file, Set<String> targets) {
         LocatedDocument document = parse(file);
-        List<Problem> problems = new ArrayList<>();
-        List<TestCase> tests = new ArrayList<>();
         JsonNode root = document.tree();
-        if (!root.isObject()) {
-            problems.add(Problem.at("$", "a suite is an object with a 'tests' list, not " + kind(root)));
-        } else {
-            unknownKeys(root, "$", SUITE_KEYS, problems);
-            Path defaultPolicy = policy(file, root, "$", problems);
-            JsonNode list = root.path("tests");
-            if (!list.isArray() || list.isEmpty()) {
-                problems.add(Problem.at("$.tests", list.isMissingNode() ? "a suite needs a 'tests' list"
-                        : list.isArray() ? "the 'tests' list is empty" : "'tests' must be a list, not " + kind(list)));
-            } else {
-                Set<String> names = new HashSet<>();
-                for (int i = 0; i < list.size(); i++) {
-                    TestCase test = test(file, list.get(i), "$.tests[" + i + "]", targets, defaultPolicy, names, problems);
-                    if (test != null) {
-                        tests.add(test);
-                    }
+        List<Problem> shape = JsonSchemas.problems(SCHEMA, root);
+        List<Problem> problems = new ArrayList<>(shape);
+        List<TestCase> tests = new ArrayList<>();
+        JsonNode list = root.path("tests");
+        if (list.isArray()) {
+            Path defaultPolicy = problemAt(shape, "$.policy") ? null : policy(file, root, "$", problems);
+            Set<String> names = new HashSet<>();
+            for (int i = 0; i < list.size(); i++) {
+                String path = "$.tests[" + i + "]";
+                TestCase test = problemAt(shape, path) ? null : test(file, list.get(i), path, targets, defaultPolicy, names, problems);
+                if (test != null) {
+                    tests.add(test);
                 }
             }
         }
@@ -115,6 +109,12 @@ public final class TestSuites {
             throw new SuiteException(file, problems.stream().map(problem -> problem.locatedBy(document.locations())).toList());
         }
         return tests;
+    }
+
+    /** Whether a problem lies at {@code path} or inside it. */
+    private static boolean problemAt(List<Problem> problems, String path) {
+        return problems.stream().map(Problem::path).anyMatch(at -> at.equals(path) || at.startsWith(path + ".")
+                || at.startsWith(path + "["));
     }
 
     private static LocatedDocument parse(Path file) {
@@ -134,70 +134,31 @@ public final class TestSuites {
         }
     }
 
+    /** A test that has the suite schema's shape; what a schema cannot say is checked here. */
     private static TestCase test(Path file, JsonNode test, String path, Set<String> targets, Path defaultPolicy,
                                  Set<String> names, List<Problem> problems) {
-        if (!test.isObject()) {
-            problems.add(Problem.at(path, "a test is an object with name, request and expect, not " + kind(test)));
-            return null;
-        }
         int before = problems.size();
-        unknownKeys(test, path, TEST_KEYS, problems);
-        JsonNode name = test.path("name");
-        if (!name.isTextual() || name.asText().isBlank()) {
-            problems.add(Problem.at(path + ".name", name.isMissingNode() ? "a test needs a name" : "a name is a non-blank string"));
-        } else if (!names.add(name.asText())) {
-            problems.add(Problem.at(path + ".name", "another test of this file is named '" + name.asText() + "'"));
+        String name = test.get("name").asText();
+        if (!names.add(name)) {
+            problems.add(Problem.at(path + ".name", "another test of this file is named '" + name + "'"));
         }
         JsonNode target = test.path("target");
-        if (!target.isMissingNode() && !(target.isTextual() && targets.contains(target.asText()))) {
+        if (!target.isMissingNode() && !targets.contains(target.asText())) {
             problems.add(Problem.at(path + ".target", "unknown target " + Expectations.shown(target) + "; targets: "
                     + String.join(", ", targets)));
-        }
-        JsonNode request = test.path("request");
-        if (!request.isObject()) {
-            problems.add(Problem.at(path + ".request", request.isMissingNode() ? "a test needs a request (an object)"
-                    : "a request is an object, not " + kind(request)));
-        }
-        JsonNode expect = test.path("expect");
-        if (!expect.isObject()) {
-            problems.add(Problem.at(path + ".expect", expect.isMissingNode() ? "a test needs an expect object"
-                    : "expect is an object (a part of the response), not " + kind(expect)));
-        } else {
-            ruleNames(expect, path + ".expect", Expectations.FIRED, problems);
-            ruleNames(expect, path + ".expect", Expectations.NOT_FIRED, problems);
         }
         Path policy = policy(file, test, path, problems);
         if (problems.size() > before) {
             return null;
         }
-        return new TestCase(file, name.asText(), target.asText(DEFAULT_TARGET), request, expect,
+        return new TestCase(file, name, target.asText(DEFAULT_TARGET), test.get("request"), test.get("expect"),
                 policy != null ? policy : defaultPolicy);
-    }
-
-    private static void ruleNames(JsonNode expect, String path, String key, List<Problem> problems) {
-        JsonNode rules = expect.path(key);
-        if (rules.isMissingNode()) {
-            return;
-        }
-        if (!rules.isArray()) {
-            problems.add(Problem.at(path + "." + key, key + " is a list of rule names, not " + kind(rules)));
-            return;
-        }
-        for (int i = 0; i < rules.size(); i++) {
-            if (!rules.get(i).isTextual()) {
-                problems.add(Problem.at(path + "." + key + "[" + i + "]", "a rule name is a string, not " + kind(rules.get(i))));
-            }
-        }
     }
 
     /** The policy file {@code node.policy} names, relative to the suite file; null when not given. */
     private static Path policy(Path file, JsonNode node, String path, List<Problem> problems) {
         JsonNode policy = node.path("policy");
         if (policy.isMissingNode()) {
-            return null;
-        }
-        if (!policy.isTextual() || policy.asText().isBlank()) {
-            problems.add(Problem.at(path + ".policy", "policy is the path of a policy file, relative to the suite, not " + kind(policy)));
             return null;
         }
         Path resolved;
@@ -213,22 +174,5 @@ public final class TestSuites {
             return null;
         }
         return resolved;
-    }
-
-    private static void unknownKeys(JsonNode node, String path, Set<String> known, List<Problem> problems) {
-        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-            String key = fields.next().getKey();
-            if (!known.contains(key)) {
-                problems.add(Problem.at(path + "." + key, "unknown key; expected one of " + known.stream().sorted().toList()));
-            }
-        }
-    }
-
-    private static String kind(JsonNode node) {
-        if (node.isMissingNode() || node.isNull()) {
-            return "null";
-        }
-        return node.isObject() ? "an object" : node.isArray() ? "a list" : node.isTextual() ? "a string"
-                : node.isNumber() ? "a number" : node.isBoolean() ? "a boolean" : node.getNodeType().toString().toLowerCase();
     }
 }

@@ -72,7 +72,7 @@ class TestCommandTest {
         Path malformed = Files.writeString(temp.resolve("malformed.yaml"), "tests:\n  - request: {}\n    expect: {}\n");
         CliRun bad = run("test", malformed.toString());
         assertEquals(2, bad.exit());
-        assertTrue(bad.err().contains(malformed + ":2:5: $.tests[0].name: a test needs a name"), bad.err());
+        assertTrue(bad.err().contains(malformed + ":2:5: $.tests[0].name: required field 'name' is missing"), bad.err());
 
         Path policy = Files.writeString(temp.resolve("policy.yaml"), "interface: {rules: 3}\n");
         CliRun badPolicy = run("test", "--policy", policy.toString(), failingSuite().toString());

@@ -91,8 +91,11 @@ class TestSuitesTest {
                   - name: t4
                     target: nowhere
                     request: {}
-                    expect: 3
+                    expect: {}
                     policy: missing.yaml
+                  - name: t5
+                    request: {}
+                    expect: 3
                   - just a string
                 """);
 
@@ -101,23 +104,24 @@ class TestSuitesTest {
         String all = problems(e);
         assertEquals(suite, e.file());
         assertTrue(all.contains(suite + ":5:5: $.tests[1].name: another test of this file is named 'ok'"), all);
-        assertTrue(all.contains(suite + ":8:5: $.tests[2].name: a test needs a name"), all);
-        assertTrue(all.contains(suite + ":8:5: $.tests[2].request: a request is an object, not a list"), all);
-        assertTrue(all.contains(suite + ":9:14: $.tests[2].expect.firedRules: firedRules is a list of rule names, not a string"), all);
-        assertTrue(all.contains(suite + ":10:5: $.tests[2].colour: unknown key"), all);
+        assertTrue(all.contains(suite + ":8:5: $.tests[2].name: required field 'name' is missing"), all);
+        assertTrue(all.contains(suite + ":8:5: $.tests[2].request: array found, object expected"), all);
+        assertTrue(all.contains(suite + ":9:14: $.tests[2].expect.firedRules: string found, array expected"), all);
+        assertTrue(all.contains(suite + ":10:5: $.tests[2].colour: unknown field 'colour'"), all);
         assertTrue(all.contains(suite + ":12:5: $.tests[3].target: unknown target \"nowhere\"; targets: "), all);
-        assertTrue(all.contains(suite + ":14:5: $.tests[3].expect: expect is an object"), all);
         assertTrue(all.contains(suite + ":15:5: $.tests[3].policy: no policy file"), all);
-        assertTrue(all.contains(suite + ":16:5: $.tests[4]: a test is an object"), all);
+        assertTrue(all.contains(suite + ":18:5: $.tests[4].expect: integer found, object expected"), all);
+        assertTrue(all.contains(suite + ":19:5: $.tests[5]: string found, object expected"), all);
         assertEquals(9, e.problems().size(), all);
     }
 
     @Test
     void aSuiteMustBeAnObjectWithANonEmptyTestsList() throws IOException {
-        assertTrue(problems(refused(write("list.yaml", "- name: a\n"))).contains("$: a suite is an object with a 'tests' list, not a list"));
-        assertTrue(problems(refused(write("none.yaml", "description: x\n"))).contains("$.tests: a suite needs a 'tests' list"));
-        assertTrue(problems(refused(write("empty.yaml", "tests: []\n"))).contains("empty.yaml:1:1: $.tests: the 'tests' list is empty"));
-        assertTrue(problems(refused(write("map.yaml", "tests: {a: 1}\n"))).contains("$.tests: 'tests' must be a list, not an object"));
+        assertTrue(problems(refused(write("list.yaml", "- name: a\n"))).contains("$: array found, object expected"));
+        assertTrue(problems(refused(write("none.yaml", "description: x\n"))).contains("$.tests: required field 'tests' is missing"));
+        assertTrue(problems(refused(write("empty.yaml", "tests: []\n"))).contains("empty.yaml:1:1: $.tests: must have at least 1 items but found 0"),
+                problems(refused(temp.resolve("empty.yaml"))));
+        assertTrue(problems(refused(write("map.yaml", "tests: {a: 1}\n"))).contains("$.tests: object found, array expected"));
     }
 
     @Test
