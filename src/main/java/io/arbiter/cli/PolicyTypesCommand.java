@@ -1,5 +1,6 @@
 package io.arbiter.cli;
 
+import io.arbiter.policytype.DecisionData;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.PolicyTypeVersion;
@@ -47,10 +48,10 @@ final class PolicyTypesCommand implements Callable<Integer> {
                 out.println("  target  POST /v1/decisions/" + target.name() + "  (arbiter decide " + target.name() + ")");
             }
             if (!type.consumes().isEmpty()) {
-                out.println("  consumes " + String.join(", ", type.consumes()));
+                out.println("  consumes " + String.join(", ", type.consumes().stream().map(DecisionData::toString).toList()));
             }
             if (!type.produces().isEmpty()) {
-                out.println("  produces " + String.join(", ", type.produces()));
+                out.println("  produces " + String.join(", ", type.produces().stream().map(DecisionData::toString).toList()));
             }
         }
         return 0;

@@ -1,5 +1,6 @@
 package io.arbiter.decision.backend;
 
+import io.arbiter.policytype.DecisionData;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.policy.PolicyParser;
@@ -29,8 +30,8 @@ public final class BackendPolicyType extends AbstractPolicyType {
     }
 
     @Override
-    public List<String> consumes() {
-        return List.of("capact.implementation/selected-rule");
+    public List<DecisionData> consumes() {
+        return List.of(new DecisionData("capact.implementation", "selected-rule"));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.arbiter.decision.implementation;
 
+import io.arbiter.policytype.DecisionData;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.decision.DecisionException;
@@ -40,8 +41,8 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
     }
 
     @Override
-    public List<String> produces() {
-        return List.of("capact.implementation/selected-rule", "capact.implementation/selected-implementation");
+    public List<DecisionData> produces() {
+        return List.of(new DecisionData(NAME, "selected-rule"), new DecisionData(NAME, "selected-implementation"));
     }
 
     @Override
