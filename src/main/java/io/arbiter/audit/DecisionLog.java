@@ -65,16 +65,22 @@ public interface DecisionLog extends AutoCloseable {
      */
     Receipt append(DecisionRecord record);
 
+    Health health();
+
     /** Records not taken so far because the buffer was full. */
-    long dropped();
+    default long dropped() {
+        return health().dropped();
+    }
 
     /** Records written so far. */
-    long written();
+    default long written() {
+        return health().written();
+    }
 
     /** Records that could not be written so far. */
-    long failed();
-
-    Health health();
+    default long failed() {
+        return health().failed();
+    }
 
     @Override
     void close();
@@ -83,21 +89,6 @@ public interface DecisionLog extends AutoCloseable {
         @Override
         public Receipt append(DecisionRecord record) {
             return NOT_AWAITED;
-        }
-
-        @Override
-        public long dropped() {
-            return 0;
-        }
-
-        @Override
-        public long written() {
-            return 0;
-        }
-
-        @Override
-        public long failed() {
-            return 0;
         }
 
         @Override

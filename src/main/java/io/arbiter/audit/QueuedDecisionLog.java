@@ -251,21 +251,6 @@ public abstract class QueuedDecisionLog implements DecisionLog {
     }
 
     @Override
-    public long dropped() {
-        return dropped.get();
-    }
-
-    @Override
-    public long written() {
-        return written.get();
-    }
-
-    @Override
-    public long failed() {
-        return failed.get();
-    }
-
-    @Override
     public Health health() {
         LastError last = lastError;
         boolean writable = !unwritable || System.nanoTime() - unwritableSince > UNWRITABLE_FOR.toNanos();

@@ -172,14 +172,7 @@ public final class Catalog {
         return types.keySet();
     }
 
-    public int typeCount() {
-        return types.size();
-    }
-
-    public int attributeCount() {
-        return attributes.size();
-    }
-
+    /** The Interfaces the catalog defines, every revision counted. */
     public int interfaceCount() {
         return interfaceRevisions.values().stream().mapToInt(List::size).sum();
     }

@@ -4,6 +4,8 @@ import io.arbiter.policytype.PolicyTypeRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.util.List;
+
 /** {@code arbiter}: the policy decision service and its offline tools. */
 @Command(name = "arbiter", mixinStandardHelpOptions = true, versionProvider = ArbiterCli.Version.class,
         description = "Decides which Implementation serves a Capact Interface under the cluster's policies.",
@@ -33,10 +35,8 @@ public final class ArbiterCli {
         Throwable cause = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         var err = command.getErr();
-        err.println(command.getCommandName() + ": " + cause.getMessage());
-        if (cause instanceof io.arbiter.document.DocumentException document) {
-            document.problems().forEach(problem -> err.println("  " + problem));
-        }
+        Console.printProblems(err, command.getCommandName() + ": " + cause.getMessage(),
+                cause instanceof io.arbiter.document.DocumentException document ? document.problems() : List.of());
         boolean usage = cause instanceof IllegalArgumentException || cause instanceof io.arbiter.document.DocumentException
                 || cause instanceof java.io.UncheckedIOException || cause instanceof io.arbiter.engine.RuleBaseException
                 || cause instanceof io.arbiter.decision.SnapshotLoadException;

@@ -8,12 +8,10 @@ import io.arbiter.archive.SnapshotArchive;
 import io.arbiter.audit.DecisionLogReader;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.audit.KafkaTopicSource;
-import io.arbiter.document.Documents;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -80,23 +78,23 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "5", paramLabel = "N", description = "Rules listed per Interface (default: ${DEFAULT-VALUE}).")
     int top;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Mixin
+    Console console;
 
     @Override
     public Integer call() {
         if (top < 0) {
-            throw new ParameterException(spec.commandLine(), "--top must be 0 or more, not " + top);
+            throw console.usage("--top must be 0 or more, not " + top);
         }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = console.out();
+        PrintWriter err = console.err();
         boolean replaying = archive != null || !replay.isEmpty();
         if (replaying) {
             if (archive == null) {
-                throw new ParameterException(spec.commandLine(), "--replay needs --archive DIR, the snapshot archive of serve --snapshot-archive");
+                throw console.usage("--replay needs --archive DIR, the snapshot archive of serve --snapshot-archive");
             }
             if (decisionId == null) {
-                throw new ParameterException(spec.commandLine(), "--archive replays one decision: name it with --id");
+                throw console.usage("--archive replays one decision: name it with --id");
             }
             files.addAll(replay);
         }
@@ -126,7 +124,7 @@ final class AuditCommand implements Callable<Integer> {
                 if (replaying) {
                     return replay(record.get(), out, err);
                 }
-                out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(record.get()));
+                console.printJson(record.get());
                 return 0;
             }
             for (DecisionLogReader.Subject subject : reader.summary()) {
@@ -162,50 +160,50 @@ final class AuditCommand implements Callable<Integer> {
         boolean kafka = kafkaBootstrap != null || kafkaProperties != null || topic != null;
         if (!kafka) {
             if (files.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "name decision log FILEs, or a topic with --kafka-bootstrap and --topic");
+                throw console.usage("name decision log FILEs, or a topic with --kafka-bootstrap and --topic");
             }
             if (fromOffset != null || fromTime != null) {
-                throw new ParameterException(spec.commandLine(), "--from-offset and --from-time read a Kafka topic (--kafka-bootstrap)");
+                throw console.usage("--from-offset and --from-time read a Kafka topic (--kafka-bootstrap)");
             }
             return null;
         }
         if (!files.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "read files or a Kafka topic, not both: " + files);
+            throw console.usage("read files or a Kafka topic, not both: " + files);
         }
         Properties client = new Properties();
         if (kafkaProperties != null) {
             try (var in = Files.newBufferedReader(kafkaProperties, StandardCharsets.UTF_8)) {
                 client.load(in);
             } catch (IOException | IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "cannot read --kafka-properties " + kafkaProperties + ": " + e.getMessage());
+                throw console.usage("cannot read --kafka-properties " + kafkaProperties + ": " + e.getMessage());
             }
         }
         if (kafkaBootstrap != null) {
             client.setProperty("bootstrap.servers", kafkaBootstrap);
         }
         if (client.getProperty("bootstrap.servers", "").isBlank()) {
-            throw new ParameterException(spec.commandLine(), "--kafka-bootstrap (or bootstrap.servers in --kafka-properties) is needed to read a topic");
+            throw console.usage("--kafka-bootstrap (or bootstrap.servers in --kafka-properties) is needed to read a topic");
         }
         if (topic == null) {
             topic = client.getProperty("arbiter.topic");
         }
         if (topic == null || topic.isBlank()) {
-            throw new ParameterException(spec.commandLine(), "--topic is needed to read a Kafka topic");
+            throw console.usage("--topic is needed to read a Kafka topic");
         }
         if (fromOffset != null && fromTime != null) {
-            throw new ParameterException(spec.commandLine(), "--from-offset or --from-time, not both");
+            throw console.usage("--from-offset or --from-time, not both");
         }
         KafkaTopicSource.Start start = new KafkaTopicSource.Start.Earliest();
         if (fromOffset != null) {
             if (fromOffset < 0) {
-                throw new ParameterException(spec.commandLine(), "--from-offset must be 0 or more, not " + fromOffset);
+                throw console.usage("--from-offset must be 0 or more, not " + fromOffset);
             }
             start = new KafkaTopicSource.Start.Offset(fromOffset);
         } else if (fromTime != null) {
             try {
                 start = new KafkaTopicSource.Start.Time(OffsetDateTime.parse(fromTime).toInstant());
             } catch (DateTimeParseException e) {
-                throw new ParameterException(spec.commandLine(), "--from-time must be an RFC 3339 time such as 2026-11-24T08:00:00Z, not '" + fromTime + "'");
+                throw console.usage("--from-time must be an RFC 3339 time such as 2026-11-24T08:00:00Z, not '" + fromTime + "'");
             }
         }
         return new KafkaTopicSource(client, topic, start, KAFKA_TIMEOUT);

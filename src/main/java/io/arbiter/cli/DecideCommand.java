@@ -59,8 +59,8 @@ final class DecideCommand implements Callable<Integer> {
         private final Target target;
         Target.CliRequest requestOptions;
 
-        @Spec
-        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        Console console;
 
         @Option(names = "--request", paramLabel = "FILE",
                 description = "The request body as JSON or YAML (as for POST /v1/decisions/<target>); - reads standard input.")
@@ -76,7 +76,7 @@ final class DecideCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter err = console.err();
             JsonNode fromOptions = requestOptions == null ? null : requestOptions.toRequest();
             byte[] body;
             if (request != null) {
@@ -91,15 +91,13 @@ final class DecideCommand implements Callable<Integer> {
             Decisions decisions = new Decisions(registry, SnapshotLoader.load(snapshot.settings(), registry));
             try {
                 JsonNode decision = decisions.decide(target.name(), body, "application/yaml");
-                spec.commandLine().getOut().println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(decision));
+                console.printJson(decision);
                 return 0;
             } catch (DecisionException e) {
-                err.println("arbiter decide " + target.name() + ": " + e.code() + ": " + e.getMessage());
-                e.problems().forEach(problem -> err.println("  " + problem));
+                Console.printProblems(err, "arbiter decide " + target.name() + ": " + e.code() + ": " + e.getMessage(), e.problems());
                 return e.code() == DecisionException.Code.INVALID_POLICY ? 3 : 2;
             } catch (DocumentException e) {
-                err.println("arbiter decide " + target.name() + ": " + e.getMessage());
-                e.problems().forEach(problem -> err.println("  " + problem));
+                Console.printProblems(err, "arbiter decide " + target.name() + ": " + e.getMessage(), e.problems());
                 return 2;
             }
         }

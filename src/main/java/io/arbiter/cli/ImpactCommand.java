@@ -3,7 +3,6 @@ package io.arbiter.cli;
 import io.arbiter.audit.DecisionLogReader;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
-import io.arbiter.document.Documents;
 import io.arbiter.impact.ImpactAnalysis;
 import io.arbiter.impact.ImpactReport;
 import io.arbiter.impact.ImpactText;
@@ -17,8 +16,6 @@ import io.arbiter.suite.TestSuites;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -101,8 +98,8 @@ final class ImpactCommand implements Callable<Integer> {
             description = "Show progress on the terminal while deciding (default: on when standard error is a terminal).")
     boolean progress;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Mixin
+    Console console;
 
     enum Format { text, json }
 
@@ -113,22 +110,21 @@ final class ImpactCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (candidatePolicy == null && candidateRules == null && candidateTables == null) {
-            throw new ParameterException(spec.commandLine(),
-                    "name a candidate: --candidate-policy FILE and/or --candidate-rules DIR --candidate-decision-tables DIR");
+            throw console.usage("name a candidate: --candidate-policy FILE and/or --candidate-rules DIR --candidate-decision-tables DIR");
         }
         if ((candidateRules == null) != (candidateTables == null)) {
-            throw new ParameterException(spec.commandLine(), "--candidate-rules and --candidate-decision-tables go together: give both or neither");
+            throw console.usage("--candidate-rules and --candidate-decision-tables go together: give both or neither");
         }
         if (limit < 0) {
-            throw new ParameterException(spec.commandLine(), "--limit must be 0 or more, not " + limit);
+            throw console.usage("--limit must be 0 or more, not " + limit);
         }
         for (Path log : replay) {
             if (!Files.isRegularFile(log)) {
-                throw new ParameterException(spec.commandLine(), "--replay " + log + " is not a file");
+                throw console.usage("--replay " + log + " is not a file");
             }
         }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = console.out();
+        PrintWriter err = console.err();
         Settings baseSettings = baseline.settings();
         Settings candidateSettings = baseSettings.withPolicyFile(candidatePolicy != null ? candidatePolicy : baseSettings.policyFile());
         if (candidateRules != null) {
@@ -161,7 +157,7 @@ final class ImpactCommand implements Callable<Integer> {
             bar.finish();
         }
         if (format == Format.json) {
-            out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+            console.printJson(report);
         } else {
             ImpactText.print(report, out);
         }

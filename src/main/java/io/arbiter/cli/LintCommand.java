@@ -9,13 +9,11 @@ import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.runtime.SnapshotLoader;
-import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -84,8 +82,8 @@ final class LintCommand implements Callable<Integer> {
     @Mixin
     SnapshotOptions snapshot;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Mixin
+    Console console;
 
     LintCommand(PolicyTypeRegistry registry) {
         this.registry = registry;
@@ -93,8 +91,8 @@ final class LintCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = console.out();
+        PrintWriter err = console.err();
         Settings settings = snapshot.settings();
         boolean tables = settings.rulesDir() != null;
         if (file == null && !tables) {
@@ -127,8 +125,8 @@ final class LintCommand implements Callable<Integer> {
                     .forEach(finding -> findings.add(finding.inFile(file.toString())));
         }
         switch (format) {
-            case JSON -> out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(LintOutput.json(findings)));
-            case SARIF -> out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(LintOutput.sarif(findings)));
+            case JSON -> console.printJson(LintOutput.json(findings));
+            case SARIF -> console.printJson(LintOutput.sarif(findings));
             case TEXT -> out.print(LintOutput.text(findings, LintCommand::lines));
         }
         out.flush();

@@ -6,8 +6,8 @@ import io.arbiter.policy.LegacyPolicyConverter;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -23,13 +23,13 @@ final class MigrateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "The policy to convert (YAML or JSON).")
     Path file;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Mixin
+    Console console;
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = console.out();
+        PrintWriter err = console.err();
         if (!Files.isRegularFile(file)) {
             err.println("arbiter migrate: " + file + " is not a file");
             return 2;
@@ -44,8 +44,7 @@ final class MigrateCommand implements Callable<Integer> {
             out.flush();
             return 0;
         } catch (DocumentException e) {
-            err.println("arbiter migrate: " + file + ": " + e.getMessage());
-            e.problems().forEach(problem -> err.println("  " + problem));
+            Console.printProblems(err, "arbiter migrate: " + file + ": " + e.getMessage(), e.problems());
             return 1;
         }
     }

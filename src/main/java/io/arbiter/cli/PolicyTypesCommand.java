@@ -1,14 +1,14 @@
 package io.arbiter.cli;
 
-import io.arbiter.document.Documents;
+import io.arbiter.policytype.DecisionData;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.PolicyTypeView;
 import io.arbiter.policytype.Target;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -21,8 +21,8 @@ final class PolicyTypesCommand implements Callable<Integer> {
 
     private final PolicyTypeRegistry registry;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Mixin
+    Console console;
 
     @Option(names = "--json", description = "Print JSON (as GET /v1/policy-types/{name}, with schemas) instead of text.")
     boolean json;
@@ -33,10 +33,9 @@ final class PolicyTypesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = console.out();
         if (json) {
-            out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(
-                    registry.types().stream().map(type -> PolicyTypeView.of(type, true)).toList()));
+            console.printJson(registry.types().stream().map(type -> PolicyTypeView.of(type, true)).toList());
             return 0;
         }
         for (PolicyType type : registry.types()) {
@@ -49,10 +48,10 @@ final class PolicyTypesCommand implements Callable<Integer> {
                 out.println("  target  POST /v1/decisions/" + target.name() + "  (arbiter decide " + target.name() + ")");
             }
             if (!type.consumes().isEmpty()) {
-                out.println("  consumes " + String.join(", ", type.consumes()));
+                out.println("  consumes " + String.join(", ", type.consumes().stream().map(DecisionData::toString).toList()));
             }
             if (!type.produces().isEmpty()) {
-                out.println("  produces " + String.join(", ", type.produces()));
+                out.println("  produces " + String.join(", ", type.produces().stream().map(DecisionData::toString).toList()));
             }
         }
         return 0;

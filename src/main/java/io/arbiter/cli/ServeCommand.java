@@ -10,9 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import io.arbiter.http.ServerOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -105,8 +102,8 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     SnapshotOptions snapshot;
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Console console;
 
     @Override
     public Integer call() throws Exception {
@@ -125,8 +122,7 @@ final class ServeCommand implements Callable<Integer> {
     java.time.Duration decisionDeadline() {
         java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("([0-9]{1,9})(ms|s)").matcher(decisionDeadline.trim());
         if (!matcher.matches() || Long.parseLong(matcher.group(1)) == 0) {
-            throw new ParameterException(spec.commandLine(),
-                    "--decision-deadline must be a positive duration in s or ms (e.g. 10s, 500ms), not '" + decisionDeadline + "'");
+            throw console.usage("--decision-deadline must be a positive duration in s or ms (e.g. 10s, 500ms), not '" + decisionDeadline + "'");
         }
         long amount = Long.parseLong(matcher.group(1));
         return matcher.group(2).equals("s") ? java.time.Duration.ofSeconds(amount) : java.time.Duration.ofMillis(amount);
@@ -137,8 +133,7 @@ final class ServeCommand implements Callable<Integer> {
         Duration idle = seconds("--idle-timeout", idleTimeoutSeconds);
         Duration read = seconds("--read-timeout", readTimeoutSeconds);
         if (watchSettleMillis < 0 || watchSettleMillis > MAX_TIMEOUT_SECONDS * 1000) {
-            throw new ParameterException(spec.commandLine(),
-                    "--watch-settle must be from 0 to " + MAX_TIMEOUT_SECONDS * 1000 + " (milliseconds), not " + watchSettleMillis);
+            throw console.usage("--watch-settle must be from 0 to " + MAX_TIMEOUT_SECONDS * 1000 + " (milliseconds), not " + watchSettleMillis);
         }
         return new ServerOptions(host, port, snapshot.settings(), adminToken, ServerOptions.DEFAULT_SHUTDOWN_GRACE,
                 auditSettings(), watch, Duration.ofMillis(watchSettleMillis), idle, read, decisionDeadline(), snapshotArchive());
@@ -148,24 +143,23 @@ final class ServeCommand implements Callable<Integer> {
     private SnapshotArchive snapshotArchive() {
         if (snapshotArchive == null) {
             if (snapshotArchiveKeep != null) {
-                throw new ParameterException(spec.commandLine(), "--snapshot-archive-keep needs --snapshot-archive DIR");
+                throw console.usage("--snapshot-archive-keep needs --snapshot-archive DIR");
             }
             return null;
         }
         int keep = snapshotArchiveKeep == null ? SnapshotArchive.DEFAULT_KEEP : snapshotArchiveKeep;
         if (keep < 1) {
-            throw new ParameterException(spec.commandLine(), "--snapshot-archive-keep must be at least 1, not " + keep);
+            throw console.usage("--snapshot-archive-keep must be at least 1, not " + keep);
         }
         if (java.nio.file.Files.exists(snapshotArchive) && !java.nio.file.Files.isDirectory(snapshotArchive)) {
-            throw new ParameterException(spec.commandLine(), "--snapshot-archive " + snapshotArchive + " is not a folder");
+            throw console.usage("--snapshot-archive " + snapshotArchive + " is not a folder");
         }
         return SnapshotArchive.at(snapshotArchive, keep);
     }
 
     private Duration seconds(String option, long value) {
         if (value < 1 || value > MAX_TIMEOUT_SECONDS) {
-            throw new ParameterException(spec.commandLine(),
-                    option + " must be from 1 to " + MAX_TIMEOUT_SECONDS + " (seconds), not " + value);
+            throw console.usage(option + " must be from 1 to " + MAX_TIMEOUT_SECONDS + " (seconds), not " + value);
         }
         return Duration.ofSeconds(value);
     }
@@ -173,32 +167,29 @@ final class ServeCommand implements Callable<Integer> {
     /** The audit options as settings; a count or size without room for one decision is a usage error. */
     AuditSettings auditSettings() {
         if (recentDecisions < 1) {
-            throw new ParameterException(spec.commandLine(),
-                    "--recent-decisions must be at least 1 (the index keeps the newest decision), not " + recentDecisions);
+            throw console.usage("--recent-decisions must be at least 1 (the index keeps the newest decision), not " + recentDecisions);
         }
         if (auditMemoryMib != null && auditMemoryMib < 1) {
-            throw new ParameterException(spec.commandLine(), "--audit-memory must be at least 1 (MiB), not " + auditMemoryMib);
+            throw console.usage("--audit-memory must be at least 1 (MiB), not " + auditMemoryMib);
         }
         if (decisionLogSizeMib < 1 || decisionLogSizeMib > MAX_LOG_SIZE_MIB) {
-            throw new ParameterException(spec.commandLine(),
-                    "--decision-log-size must be from 1 to " + MAX_LOG_SIZE_MIB + " (MiB), not " + decisionLogSizeMib);
+            throw console.usage("--decision-log-size must be from 1 to " + MAX_LOG_SIZE_MIB + " (MiB), not " + decisionLogSizeMib);
         }
         if (decisionLogFiles < 1) {
-            throw new ParameterException(spec.commandLine(),
-                    "--decision-log-files must be at least 1 (a rotation moves FILE to FILE.1), not " + decisionLogFiles);
+            throw console.usage("--decision-log-files must be at least 1 (a rotation moves FILE to FILE.1), not " + decisionLogFiles);
         }
         long memoryBytes = auditMemoryMib == null ? 0 : auditMemoryMib * 1024L * 1024;
         AuditSettings settings = AuditSettings.OFF.withRotation(decisionLogSizeMib * 1024 * 1024, decisionLogFiles)
                 .withRetention(recentDecisions, memoryBytes);
         if (decisionLogSink != AuditSettings.Sink.KAFKA && decisionLogKafka != null) {
-            throw new ParameterException(spec.commandLine(), "--decision-log-kafka needs --decision-log-sink kafka");
+            throw console.usage("--decision-log-kafka needs --decision-log-sink kafka");
         }
         if (decisionLogSink == AuditSettings.Sink.FILE) {
             Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
             return settings.withFile(logFile, decisionLogMode, logParameters);
         }
         if (decisionLog != null) {
-            throw new ParameterException(spec.commandLine(), "--decision-log names a file: it needs --decision-log-sink file, not "
+            throw console.usage("--decision-log names a file: it needs --decision-log-sink file, not "
                     + decisionLogSink.name().toLowerCase(java.util.Locale.ROOT));
         }
         return settings.withSink(decisionLogSink, kafkaSettings(), decisionLogMode, logParameters);
@@ -210,13 +201,12 @@ final class ServeCommand implements Callable<Integer> {
             return null;
         }
         if (decisionLogKafka == null) {
-            throw new ParameterException(spec.commandLine(),
-                    "--decision-log-sink kafka needs --decision-log-kafka PROPERTIES (arbiter.topic, bootstrap.servers, ...)");
+            throw console.usage("--decision-log-sink kafka needs --decision-log-kafka PROPERTIES (arbiter.topic, bootstrap.servers, ...)");
         }
         try {
             return KafkaSinkSettings.load(decisionLogKafka);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw console.usage(e.getMessage());
         }
     }
 }

@@ -19,7 +19,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -80,8 +79,8 @@ final class TestCommand implements Callable<Integer> {
                     + " ({\"tests\", \"passed\", \"failed\", \"results\": [...], \"coverage\"}).")
     Format format;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Mixin
+    Console console;
 
     TestCommand(PolicyTypeRegistry registry) {
         this.registry = registry;
@@ -89,8 +88,8 @@ final class TestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = console.out();
+        PrintWriter err = console.err();
         if (paths == null || paths.isEmpty()) {
             err.println("arbiter test: give at least one suite file or folder (see --help)");
             return 2;
@@ -108,8 +107,7 @@ final class TestCommand implements Callable<Integer> {
             e.lines().forEach(line -> err.println("  " + line));
             return 2;
         } catch (DocumentException e) {
-            err.println("arbiter test: " + e.getMessage());
-            e.problems().forEach(problem -> err.println("  " + problem));
+            Console.printProblems(err, "arbiter test: " + e.getMessage(), e.problems());
             return 2;
         } catch (UncheckedIOException e) {
             err.println("arbiter test: " + e.getMessage());
@@ -125,7 +123,7 @@ final class TestCommand implements Callable<Integer> {
             }
         }
         if (format == Format.JSON) {
-            out.println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json(results, covered)));
+            console.printJson(json(results, covered));
         } else {
             text(results, covered, out);
         }

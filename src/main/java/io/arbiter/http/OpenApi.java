@@ -71,11 +71,9 @@ public final class OpenApi {
                 "A recent decision as it was logged, from a bounded in-memory index", "decisions");
         pathParameter(byId, "id", "the decisionId of a recent decision");
         ok(byId, "the decision-log record: decisionId, timestamp, endpoint, request, revisions, outcome, result", "application/json");
-        errors(byId, 404);
         ObjectNode otherTarget = operation(paths, "/v1/decisions/{id}", "post", "decideUnknownTarget",
                 "Any other decision target: 404 NOT_FOUND naming the known ones", "decisions");
         pathParameter(otherTarget, "id", "a decision target that no policy type serves");
-        errors(otherTarget, 404);
 
         ObjectNode getPolicy = operation(paths, "/v1/policy", "get", "getPolicy",
                 "The live global policy; its revision is the ETag", "policy");
@@ -119,7 +117,6 @@ public final class OpenApi {
                 "One policy type, with its targets' request schemas", "policy types");
         pathParameter(type, "name", "a policy type's name, e.g. capact.implementation");
         ok(type, "the policy type", "application/json");
-        errors(type, 404);
 
         ok(operation(paths, "/v1/catalog", "get", "getCatalog",
                 "Every Interface of the live catalog with its highest revision and its Implementations", "catalog"),
@@ -133,14 +130,12 @@ public final class OpenApi {
                 "The rules of one live rule base, by a decision's rulesRevision: what a firing's rule stands for", "catalog");
         pathParameter(ruleBase, "revision", "a decision's rulesRevision");
         ok(ruleBase, "{revision, policyType, rules[{rule, name, package, phase, file, line, row}]}", "application/json");
-        errors(ruleBase, 404);
         ObjectNode firings = operation(paths, "/v1/snapshots/{revision}/firings", "get", "getSnapshotFirings",
                 "The firings recorded when a snapshot was built, by key (path:revision); a decision's snapshotFirings names them",
                 "decisions");
         pathParameter(firings, "revision", "a decision's snapshotFirings.revision (the live snapshot or one of the last 8)");
         ok(firings, "{revision, rulesRevision, policyRevision, catalogRevision, typeInstancesRevision, firings{key: [firing]}}",
                 "application/json");
-        errors(firings, 404);
 
         ok(operation(paths, "/healthz", "get", "healthz", "The process is up", "operations"), "{status: UP}", "application/json");
         ObjectNode ready = operation(paths, "/readyz", "get", "readyz",
@@ -156,7 +151,6 @@ public final class OpenApi {
                 "The decision explorer: /ui/ is its page, the rest its scripts and styles", "explorer");
         pathParameter(asset, "file", "empty for the page, else an asset such as app.js");
         ok(asset, "the page or asset", "text/html", "text/javascript", "text/css");
-        errors(asset, 404);
         return doc;
     }
 
@@ -243,9 +237,11 @@ public final class OpenApi {
         return json;
     }
 
+    /** A path parameter names something that may not exist: the operation answers 404 for it. */
     private static void pathParameter(ObjectNode operation, String name, String description) {
         operation.withArray("parameters").addObject().put("name", name).put("in", "path").put("required", true)
                 .put("description", description).putObject("schema").put("type", "string");
+        errors(operation, 404);
     }
 
     private static ObjectNode ok(ObjectNode operation, String description, String... mediaTypes) {

@@ -113,7 +113,7 @@ public final class ImpactAnalysis {
         Snapshot before = baseline.snapshot();
         Snapshot after = candidate.snapshot();
         List<String> ruleBases = new ArrayList<>(List.of(type.get().name()));
-        type.get().consumes().forEach(data -> ruleBases.add(data.substring(0, Math.max(0, data.indexOf('/')))));
+        type.get().consumes().forEach(data -> ruleBases.add(data.type()));
         for (String name : ruleBases) {
             var a = before.ruleBases().get(name);
             var b = after.ruleBases().get(name);

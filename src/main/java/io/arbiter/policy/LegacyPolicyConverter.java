@@ -127,11 +127,9 @@ public final class LegacyPolicyConverter {
 
     private static ObjectNode rule(String key, JsonNode value, String path, List<Problem> problems) {
         ObjectNode ref = interfaceRef(key, path, problems);
-        if (!value.isObject()) {
-            problems.add(Problem.at(path, "a rule must be an object with 'oneOf', not " + kind(value)));
+        if (!checkObject(value, path, "a rule must be an object with 'oneOf'", RULE_FIELDS, problems)) {
             return null;
         }
-        unknownFields(value, path, RULE_FIELDS, problems);
         JsonNode oneOf = value.get("oneOf");
         String oneOfPath = PathType.JSON_PATH.append(path, "oneOf");
         if (oneOf == null) {
@@ -187,11 +185,9 @@ public final class LegacyPolicyConverter {
     }
 
     private static ObjectNode item(JsonNode legacyItem, String path, List<Problem> problems) {
-        if (!legacyItem.isObject()) {
-            problems.add(Problem.at(path, "a oneOf item must be an object, not " + kind(legacyItem)));
+        if (!checkObject(legacyItem, path, "a oneOf item must be an object", ITEM_FIELDS, problems)) {
             return null;
         }
-        unknownFields(legacyItem, path, ITEM_FIELDS, problems);
         ObjectNode item = NODES.objectNode();
         JsonNode constraints = legacyItem.get("implementationConstraints");
         if (constraints != null) {
@@ -219,11 +215,9 @@ public final class LegacyPolicyConverter {
 
     /** {@code {id, typeRef, description?}} to {@code {id, description}}; the description defaults to {@code path:revision}. */
     private static ObjectNode requiredTypeInstance(JsonNode entry, String path, List<Problem> problems) {
-        if (!entry.isObject()) {
-            problems.add(Problem.at(path, "an injectTypeInstances entry must be an object, not " + kind(entry)));
+        if (!checkObject(entry, path, "an injectTypeInstances entry must be an object", INJECT_FIELDS, problems)) {
             return null;
         }
-        unknownFields(entry, path, INJECT_FIELDS, problems);
         boolean valid = true;
         JsonNode id = entry.get("id");
         if (id == null || !id.isTextual() || id.asText().isEmpty()) {
@@ -255,11 +249,9 @@ public final class LegacyPolicyConverter {
         if (typeRef == null) {
             return null;
         }
-        if (!typeRef.isObject()) {
-            problems.add(Problem.at(path, "'typeRef' must be an object with 'path' and 'revision', not " + kind(typeRef)));
+        if (!checkObject(typeRef, path, "'typeRef' must be an object with 'path' and 'revision'", TYPE_REF_FIELDS, problems)) {
             return null;
         }
-        unknownFields(typeRef, path, TYPE_REF_FIELDS, problems);
         JsonNode typePath = typeRef.get("path");
         JsonNode revision = typeRef.get("revision");
         boolean valid = true;
@@ -278,6 +270,19 @@ public final class LegacyPolicyConverter {
         }
         return revision == null || revision.isNull() || revision.asText().isEmpty()
                 ? typePath.asText() : typePath.asText() + ":" + revision.asText();
+    }
+
+    /**
+     * Checks that {@code node} is an object with only {@code allowed} fields, adding a located problem for each field
+     * that is not; false, with a problem that says what it must be ({@code mustBe}) and what it is, for a non-object.
+     */
+    private static boolean checkObject(JsonNode node, String path, String mustBe, Set<String> allowed, List<Problem> problems) {
+        if (!node.isObject()) {
+            problems.add(Problem.at(path, mustBe + ", not " + kind(node)));
+            return false;
+        }
+        unknownFields(node, path, allowed, problems);
+        return true;
     }
 
     private static void unknownFields(JsonNode node, String path, Set<String> allowed, List<Problem> problems) {

@@ -22,12 +22,12 @@ public interface PolicyType {
     RuleSet ruleSet();
 
     /** Decision data this type reads from other types (seed 003: passing data between policies). */
-    default List<String> consumes() {
+    default List<DecisionData> consumes() {
         return List.of();
     }
 
     /** Decision data this type makes available to other types. */
-    default List<String> produces() {
+    default List<DecisionData> produces() {
         return List.of();
     }
 

@@ -31,6 +31,20 @@ public final class PolicyTypeRegistry {
                 }
             }
         }
+        requireProduced(types);
+    }
+
+    /** Each type consumes only data its producer declares; a producer that is not registered (a registry of some types only, for analysis) is not checked. */
+    private void requireProduced(Collection<? extends PolicyType> types) {
+        for (PolicyType type : types) {
+            for (DecisionData data : type.consumes()) {
+                PolicyType producer = byName.get(data.type());
+                if (producer != null && !producer.produces().contains(data)) {
+                    throw new IllegalStateException("policy type '" + type.name() + "' consumes " + data
+                            + ", which '" + producer.name() + "' does not produce (it produces " + producer.produces() + ")");
+                }
+            }
+        }
     }
 
     /** Every {@link PolicyType} registered through {@code META-INF/services}. */

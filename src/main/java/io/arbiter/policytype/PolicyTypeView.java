@@ -6,7 +6,7 @@ import java.util.List;
 
 /** How a policy type is listed by {@code GET /v1/policy-types} and {@code arbiter policy-types}. */
 public record PolicyTypeView(String name, String description, List<PolicyTypeVersion> versions,
-                             List<TargetView> targets, List<String> consumes, List<String> produces) {
+                             List<TargetView> targets, List<DecisionData> consumes, List<DecisionData> produces) {
 
     public record TargetView(String name, String endpoint, String description, JsonNode schema) {
     }

@@ -61,7 +61,7 @@ public final class SnapshotLoader {
         CatalogLoadResult catalog = stage("the catalog " + hub, () -> ManifestLoader.load(hub));
         LOG.info("catalog {}: {} Implementations, {} Interfaces, {} Types from {} files ({} skipped)", hub,
                 catalog.catalog().implementations().size(), catalog.catalog().interfaceCount(),
-                catalog.catalog().typeCount(), catalog.filesRead(), catalog.problems().size());
+                catalog.catalog().types().size(), catalog.filesRead(), catalog.problems().size());
 
         Path typeInstancesFile = settings.typeInstancesFile() != null ? settings.typeInstancesFile()
                 : RuleFiles.classpathFolder("embedded").resolve("type-instances.yaml");

@@ -35,8 +35,8 @@ class ManifestLoaderTest {
         assertEquals(yamlFiles, result.filesRead());
         assertEquals(41, result.catalog().implementations().size());
         assertEquals(32, result.catalog().interfaceCount());
-        assertEquals(66, result.catalog().typeCount());
-        assertEquals(10, result.catalog().attributeCount());
+        assertEquals(66, result.catalog().types().size());
+        assertEquals(10, result.catalog().attributes().size());
     }
 
     @Test

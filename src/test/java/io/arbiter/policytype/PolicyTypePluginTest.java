@@ -84,6 +84,25 @@ class PolicyTypePluginTest {
     }
 
     @Test
+    void aTypeThatConsumesDataItsProducerDoesNotProduceIsRefused() {
+        class Misspelt extends ForwardingType {
+            Misspelt() {
+                super(new io.arbiter.decision.backend.BackendPolicyType());
+            }
+
+            @Override
+            public List<DecisionData> consumes() {
+                return List.of(new DecisionData("capact.implementation", "selected-rules"));
+            }
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new PolicyTypeRegistry(List.of(new ImplementationPolicyType(), new Misspelt())));
+
+        assertTrue(e.getMessage().contains("'capact.backend' consumes capact.implementation/selected-rules, which "
+                + "'capact.implementation' does not produce"), e.getMessage());
+    }
+
+    @Test
     void theServerListsEveryTypeWithVersionsAndStatus() throws Exception {
         var list = send("GET", "/v1/policy-types", null, null);
         var greeting = send("GET", "/v1/policy-types/test.greeting", null, null);

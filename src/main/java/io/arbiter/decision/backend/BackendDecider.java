@@ -54,8 +54,7 @@ public final class BackendDecider {
         }
 
         CompiledRuleBase.Run<List<BackendChoice>> run = ruleBase.run(facts, PHASES, session -> {
-            List<BackendChoice> choices = new ArrayList<>();
-            session.getQueryResults("backend choices").forEach(row -> choices.add((BackendChoice) row.get("$choice")));
+            List<BackendChoice> choices = CompiledRuleBase.factsOf(session, BackendChoice.class);
             choices.sort(Comparator.comparingInt(choice -> choice.query().index()));
             return choices;
         });

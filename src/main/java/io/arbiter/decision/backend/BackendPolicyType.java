@@ -1,10 +1,11 @@
 package io.arbiter.decision.backend;
 
+import io.arbiter.policytype.DecisionData;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.policy.PolicyParser;
+import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
-import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
 import io.arbiter.policytype.SupportStatus;
@@ -15,42 +16,22 @@ import java.util.List;
 import static io.arbiter.policytype.PolicyTypeVersion.since;
 
 /** {@code capact.backend}: which storage backend stores TypeInstances of given Types (policy {@code typeInstance.rules}). */
-public final class BackendPolicyType implements PolicyType {
+public final class BackendPolicyType extends AbstractPolicyType {
 
     public static final String NAME = "capact.backend";
 
-    private static final Target DECIDE = new Target("backend",
-            "Which storage backend stores TypeInstances of each given Type (a batch of typeRefs).",
-            JsonSchemas.resource("/schemas/backend-request.json"), null);
-
-    @Override
-    public String name() {
-        return NAME;
+    public BackendPolicyType() {
+        super(NAME, "Capact TypeInstance storage backends: typeInstance.rules by exact Type, path, or path pattern.",
+                List.of(PolicyTypeVersion.of("0.2.0", since(SupportStatus.SUPPORTED, "2021.09"))),
+                new RuleSet(List.of("policy-merge", BackendDecider.KIND), BackendDecider.PHASES),
+                new Target("backend",
+                        "Which storage backend stores TypeInstances of each given Type (a batch of typeRefs).",
+                        JsonSchemas.resource("/schemas/backend-request.json"), null));
     }
 
     @Override
-    public String description() {
-        return "Capact TypeInstance storage backends: typeInstance.rules by exact Type, path, or path pattern.";
-    }
-
-    @Override
-    public List<PolicyTypeVersion> versions() {
-        return List.of(PolicyTypeVersion.of("0.2.0", since(SupportStatus.SUPPORTED, "2021.09")));
-    }
-
-    @Override
-    public List<Target> targets() {
-        return List.of(DECIDE);
-    }
-
-    @Override
-    public RuleSet ruleSet() {
-        return new RuleSet(List.of("policy-merge", BackendDecider.KIND), BackendDecider.PHASES);
-    }
-
-    @Override
-    public List<String> consumes() {
-        return List.of("capact.implementation/selected-rule");
+    public List<DecisionData> consumes() {
+        return List.of(new DecisionData("capact.implementation", "selected-rule"));
     }
 
     @Override

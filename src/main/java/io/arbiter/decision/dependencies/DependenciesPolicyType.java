@@ -1,8 +1,8 @@
 package io.arbiter.decision.dependencies;
 
 import io.arbiter.document.JsonSchemas;
+import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
-import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
 import io.arbiter.policytype.SupportStatus;
@@ -13,37 +13,17 @@ import java.util.List;
 import static io.arbiter.policytype.PolicyTypeVersion.since;
 
 /** {@code ocm.dependencies}: whether each policy template may be applied, given the compliance of what it depends on. */
-public final class DependenciesPolicyType implements PolicyType {
+public final class DependenciesPolicyType extends AbstractPolicyType {
 
     public static final String NAME = "ocm.dependencies";
 
-    private static final Target DECIDE = new Target("dependencies",
-            "Dependency gating of policy templates over a snapshot of observed objects (Open Cluster Management).",
-            JsonSchemas.resource("/schemas/dependencies-request.json"), null);
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Open Cluster Management policy template dependencies: dependencies and extraDependencies gate each template.";
-    }
-
-    @Override
-    public List<PolicyTypeVersion> versions() {
-        return List.of(PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2025.06")));
-    }
-
-    @Override
-    public List<Target> targets() {
-        return List.of(DECIDE);
-    }
-
-    @Override
-    public RuleSet ruleSet() {
-        return new RuleSet(DependenciesDecider.KIND, DependenciesDecider.PHASES);
+    public DependenciesPolicyType() {
+        super(NAME, "Open Cluster Management policy template dependencies: dependencies and extraDependencies gate each template.",
+                List.of(PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2025.06"))),
+                new RuleSet(DependenciesDecider.KIND, DependenciesDecider.PHASES),
+                new Target("dependencies",
+                        "Dependency gating of policy templates over a snapshot of observed objects (Open Cluster Management).",
+                        JsonSchemas.resource("/schemas/dependencies-request.json"), null));
     }
 
     /** A decision reads only its request and this type's rules: no global policy, catalog or TypeInstance. */

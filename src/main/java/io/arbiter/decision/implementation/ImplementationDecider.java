@@ -49,6 +49,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import static io.arbiter.engine.CompiledRuleBase.factsOf;
+
 /**
  * Decides which Implementation serves an Interface. Java prepares facts (only the policy rules, Implementations
  * and TypeInstances relevant to the Interface) and renders results; the rules decide.
@@ -355,47 +357,38 @@ public final class ImplementationDecider {
     }
 
     private static Result read(KieSession session, boolean explain) {
-        Outcome outcome = single(session, "verdict", "$verdict", Verdict.class).outcome();
-        ApplicableRule applicable = single(session, "applicable rule", "$applicable", ApplicableRule.class);
-        WinningItem winner = single(session, "winning item", "$winner", WinningItem.class);
+        Outcome outcome = single(session, Verdict.class).outcome();
+        ApplicableRule applicable = single(session, ApplicableRule.class);
+        WinningItem winner = single(session, WinningItem.class);
 
         AppliedRule appliedRule = applicable == null ? null
                 : new AppliedRule(applicable.rule().interfaceRef(), winner == null ? null : winner.item().index());
         List<Ref> candidates = new ArrayList<>();
         if (outcome == Outcome.SELECTED) {
-            List<Implementation> matching = new ArrayList<>();
-            session.getQueryResults("candidates").forEach(row -> matching.add((Implementation) row.get("$implementation")));
-            matching.stream().sorted(CANDIDATE_ORDER).map(Implementation::ref).forEach(candidates::add);
+            factsOf(session, ItemMatch.class).stream().filter(match -> match.item().equals(winner.item()))
+                    .map(ItemMatch::implementation).sorted(CANDIDATE_ORDER).map(Implementation::ref).forEach(candidates::add);
         }
-        List<InjectionProblem> problems = new ArrayList<>();
-        session.getQueryResults("injection problems").forEach(row -> problems.add((InjectionProblem) row.get("$problem")));
-        List<ImplementationDecision.StorageBackend> backends = new ArrayList<>();
-        session.getQueryResults("storage backends").forEach(row -> {
-            StorageBackend backend = (StorageBackend) row.get("$backend");
-            backends.add(new ImplementationDecision.StorageBackend(backend.alias(), backend.id(), backend.source()));
-        });
-        backends.sort(Comparator.comparing(ImplementationDecision.StorageBackend::alias));
+        List<InjectionProblem> problems = factsOf(session, InjectionProblem.class);
+        List<ImplementationDecision.StorageBackend> backends = factsOf(session, StorageBackend.class).stream()
+                .map(backend -> new ImplementationDecision.StorageBackend(backend.alias(), backend.id(), backend.source()))
+                .sorted(Comparator.comparing(ImplementationDecision.StorageBackend::alias)).toList();
         return new Result(outcome, appliedRule, candidates, injection(session), backends, problems,
                 explain ? explanation(session) : null);
     }
 
     /** The inject lists: required TypeInstances in the order of the Implementation's requirements, the rest by name. */
     private static ImplementationDecision.Injection injection(KieSession session) {
-        Selected selected = single(session, "selected", "$selected", Selected.class);
+        Selected selected = single(session, Selected.class);
         if (selected == null) {
             return ImplementationDecision.Injection.NONE;
         }
         List<Requirement> order = selected.implementation().requirements();
-        List<RequiredInjection> required = new ArrayList<>();
-        session.getQueryResults("required injections").forEach(row -> required.add((RequiredInjection) row.get("$injection")));
+        List<RequiredInjection> required = factsOf(session, RequiredInjection.class);
         required.sort(Comparator.comparingInt((RequiredInjection r) -> position(order, r)).thenComparing(RequiredInjection::id));
-        List<AdditionalTypeInstanceInjection> additional = new ArrayList<>();
-        session.getQueryResults("additional type instance injections").forEach(row ->
-                additional.add((AdditionalTypeInstanceInjection) row.get("$injection")));
+        List<AdditionalTypeInstanceInjection> additional = factsOf(session, AdditionalTypeInstanceInjection.class);
         additional.sort(Comparator.comparing(AdditionalTypeInstanceInjection::rank)
                 .thenComparingInt(injection -> injection.entry().position()));
-        List<ParameterInjection> parameters = new ArrayList<>();
-        session.getQueryResults("parameter injections").forEach(row -> parameters.add((ParameterInjection) row.get("$injection")));
+        List<ParameterInjection> parameters = factsOf(session, ParameterInjection.class);
         parameters.sort(Comparator.comparing(ParameterInjection::rank).thenComparingInt(ParameterInjection::position));
         return new ImplementationDecision.Injection(
                 required.stream().map(r -> new ImplementationDecision.RequiredTypeInstance(r.alias(), r.id(), r.typeRef())).toList(),
@@ -415,19 +408,16 @@ public final class ImplementationDecider {
     private static List<ItemExplanation> explanation(KieSession session) {
         Map<String, OneOfItem> items = new LinkedHashMap<>();
         Map<String, Set<Implementation>> tried = new LinkedHashMap<>();
-        session.getQueryResults("trials").forEach(row -> {
-            Trial trial = (Trial) row.get("$trial");
+        factsOf(session, Trial.class).forEach(trial -> {
             items.putIfAbsent(trial.itemId(), trial.item());
             tried.computeIfAbsent(trial.itemId(), id -> new LinkedHashSet<>()).add(trial.implementation());
         });
         Map<String, List<Ref>> matched = new LinkedHashMap<>();
-        session.getQueryResults("matches").forEach(row -> {
-            ItemMatch match = (ItemMatch) row.get("$match");
+        factsOf(session, ItemMatch.class).forEach(match -> {
             matched.computeIfAbsent(match.item().id(), id -> new ArrayList<>()).add(match.implementation().ref());
         });
         Map<String, Map<String, List<String>>> reasons = new LinkedHashMap<>();
-        session.getQueryResults("rejections").forEach(row -> {
-            Rejection rejection = (Rejection) row.get("$rejection");
+        factsOf(session, Rejection.class).forEach(rejection -> {
             reasons.computeIfAbsent(rejection.itemId(), id -> new LinkedHashMap<>())
                     .computeIfAbsent(rejection.implementationKey(), key -> new ArrayList<>()).add(rejection.reason());
         });
@@ -448,11 +438,9 @@ public final class ImplementationDecider {
         }).toList();
     }
 
-    private static <T> T single(KieSession session, String query, String variable, Class<T> type) {
-        var results = session.getQueryResults(query);
-        for (var row : results) {
-            return type.cast(row.get(variable));
-        }
-        return null;
+    /** The one fact of {@code type} the rules derive, or null when they derived none. */
+    private static <T> T single(KieSession session, Class<T> type) {
+        List<T> facts = factsOf(session, type);
+        return facts.isEmpty() ? null : facts.get(0);
     }
 }

@@ -1,5 +1,6 @@
 package io.arbiter.decision.implementation;
 
+import io.arbiter.policytype.DecisionData;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.decision.DecisionException;
@@ -7,8 +8,8 @@ import io.arbiter.document.Documents;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.model.Ref;
+import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
-import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
 import io.arbiter.policytype.SupportStatus;
@@ -23,45 +24,25 @@ import static io.arbiter.policytype.PolicyTypeVersion.since;
  * {@code capact.implementation}: which Implementation serves an Interface. Its versions are the Capact policy
  * syntax versions: 0.1.0 (the legacy {@code rules:} map, converted on load) and 0.2.0 (current).
  */
-public final class ImplementationPolicyType implements PolicyType {
+public final class ImplementationPolicyType extends AbstractPolicyType {
 
     public static final String NAME = "capact.implementation";
     public static final String TARGET = "implementation";
 
-    private static final Target DECIDE = new Target(TARGET,
-            "Which Implementation serves an Interface under the merged policies, and what to inject into it.",
-            JsonSchemas.resource("/schemas/implementation-request.json"), CliOptions::new);
-
-    @Override
-    public String name() {
-        return NAME;
+    public ImplementationPolicyType() {
+        super(NAME, "Capact Interface rules: oneOf preferences over Implementations, TypeInstance injection (policy syntax).",
+                List.of(
+                        PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2021.03"), since(SupportStatus.DEPRECATED, "2021.09")),
+                        PolicyTypeVersion.of("0.2.0", since(SupportStatus.EXPERIMENTAL, "2021.07"), since(SupportStatus.SUPPORTED, "2021.09"))),
+                new RuleSet(List.of("policy-merge", ImplementationDecider.KIND), ImplementationDecider.ALL_PHASES),
+                new Target(TARGET,
+                        "Which Implementation serves an Interface under the merged policies, and what to inject into it.",
+                        JsonSchemas.resource("/schemas/implementation-request.json"), CliOptions::new));
     }
 
     @Override
-    public String description() {
-        return "Capact Interface rules: oneOf preferences over Implementations, TypeInstance injection (policy syntax).";
-    }
-
-    @Override
-    public List<PolicyTypeVersion> versions() {
-        return List.of(
-                PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2021.03"), since(SupportStatus.DEPRECATED, "2021.09")),
-                PolicyTypeVersion.of("0.2.0", since(SupportStatus.EXPERIMENTAL, "2021.07"), since(SupportStatus.SUPPORTED, "2021.09")));
-    }
-
-    @Override
-    public List<Target> targets() {
-        return List.of(DECIDE);
-    }
-
-    @Override
-    public RuleSet ruleSet() {
-        return new RuleSet(List.of("policy-merge", ImplementationDecider.KIND), ImplementationDecider.ALL_PHASES);
-    }
-
-    @Override
-    public List<String> produces() {
-        return List.of("capact.implementation/selected-rule", "capact.implementation/selected-implementation");
+    public List<DecisionData> produces() {
+        return List.of(new DecisionData(NAME, "selected-rule"), new DecisionData(NAME, "selected-implementation"));
     }
 
     @Override

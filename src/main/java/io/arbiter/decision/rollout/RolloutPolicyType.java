@@ -1,8 +1,8 @@
 package io.arbiter.decision.rollout;
 
 import io.arbiter.document.JsonSchemas;
+import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
-import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
 import io.arbiter.policytype.SupportStatus;
@@ -13,38 +13,18 @@ import java.util.List;
 import static io.arbiter.policytype.PolicyTypeVersion.since;
 
 /** {@code ocm.rollout}: which clusters a progressive rollout of a policy update reaches next (seed 004). */
-public final class RolloutPolicyType implements PolicyType {
+public final class RolloutPolicyType extends AbstractPolicyType {
 
     public static final String NAME = "ocm.rollout";
 
-    private static final Target DECIDE = new Target("rollout",
-            "Progressive rollout of a policy update over decision groups: clusters to update now, each cluster's "
-                    + "rollout status and remediation action, the aggregated status (Open Cluster Management).",
-            JsonSchemas.resource("/schemas/rollout-request.json"), null);
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Open Cluster Management rollout strategies (All, Progressive, ProgressivePerGroup) for policy updates.";
-    }
-
-    @Override
-    public List<PolicyTypeVersion> versions() {
-        return List.of(PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2026.11")));
-    }
-
-    @Override
-    public List<Target> targets() {
-        return List.of(DECIDE);
-    }
-
-    @Override
-    public RuleSet ruleSet() {
-        return new RuleSet(RolloutDecider.KIND, RolloutDecider.PHASES);
+    public RolloutPolicyType() {
+        super(NAME, "Open Cluster Management rollout strategies (All, Progressive, ProgressivePerGroup) for policy updates.",
+                List.of(PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2026.11"))),
+                new RuleSet(RolloutDecider.KIND, RolloutDecider.PHASES),
+                new Target("rollout",
+                        "Progressive rollout of a policy update over decision groups: clusters to update now, each cluster's "
+                                + "rollout status and remediation action, the aggregated status (Open Cluster Management).",
+                        JsonSchemas.resource("/schemas/rollout-request.json"), null));
     }
 
     /** A decision reads only its request and this type's rules: no global policy, catalog or TypeInstance. */

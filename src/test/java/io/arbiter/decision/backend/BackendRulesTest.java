@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import static io.arbiter.engine.CompiledRuleBase.factsOf;
 import static io.arbiter.testing.RuleTestSupport.assertFired;
 import static io.arbiter.testing.RuleTestSupport.assertFiredBefore;
 import static io.arbiter.testing.RuleTestSupport.assertFiredTimes;
@@ -103,8 +104,7 @@ class BackendRulesTest {
 
     private static Result decide(CompiledRuleBase ruleBase, Facts facts) {
         var run = ruleBase.run(facts.facts, BackendDecider.PHASES, session -> {
-            List<BackendChoice> choices = new ArrayList<>();
-            session.getQueryResults("backend choices").forEach(row -> choices.add((BackendChoice) row.get("$choice")));
+            List<BackendChoice> choices = factsOf(session, BackendChoice.class);
             choices.sort(Comparator.comparingInt(choice -> choice.query().index()));
             return choices;
         });

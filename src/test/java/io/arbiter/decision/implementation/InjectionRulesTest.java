@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import static io.arbiter.engine.CompiledRuleBase.factsOf;
 import static io.arbiter.decision.implementation.Facts.GCP_SA;
 import static io.arbiter.decision.implementation.Facts.K8S;
 import static io.arbiter.decision.implementation.Facts.POSTGRES;
@@ -141,30 +142,19 @@ class InjectionRulesTest {
         all.add(available("k8s", K8S));
         all.add(new InterfaceQuery(POSTGRES));
         var run = ruleBase.run(all, ImplementationDecider.PHASES, session -> {
-            Implementation selected = null;
-            for (var row : session.getQueryResults("selected")) {
-                selected = ((Selected) row.get("$selected")).implementation();
-            }
-            List<RequiredInjection> required = new ArrayList<>();
-            session.getQueryResults("required injections").forEach(row -> required.add((RequiredInjection) row.get("$injection")));
-            List<AdditionalTypeInstanceInjection> additional = new ArrayList<>();
-            session.getQueryResults("additional type instance injections").forEach(row ->
-                    additional.add((AdditionalTypeInstanceInjection) row.get("$injection")));
-            List<ParameterInjection> parameters = new ArrayList<>();
-            session.getQueryResults("parameter injections").forEach(row -> parameters.add((ParameterInjection) row.get("$injection")));
-            List<InjectionProblem> problems = new ArrayList<>();
-            session.getQueryResults("injection problems").forEach(row -> problems.add((InjectionProblem) row.get("$problem")));
+            Implementation selected = factsOf(session, Selected.class).stream().map(Selected::implementation)
+                    .findFirst().orElse(null);
+            List<RequiredInjection> required = factsOf(session, RequiredInjection.class);
+            List<AdditionalTypeInstanceInjection> additional = factsOf(session, AdditionalTypeInstanceInjection.class);
+            List<ParameterInjection> parameters = factsOf(session, ParameterInjection.class);
+            List<InjectionProblem> problems = factsOf(session, InjectionProblem.class);
             return new Result(selected, required, additional, parameters, problems,
-                    objects(session, OfferedRequired.class), objects(session, OfferedAdditional.class),
-                    objects(session, OfferedParameter.class), objects(session, Overridden.class), null);
+                    factsOf(session, OfferedRequired.class), factsOf(session, OfferedAdditional.class),
+                    factsOf(session, OfferedParameter.class), factsOf(session, Overridden.class), null);
         });
         Result r = run.result();
         return new Result(r.selected(), r.required(), r.additional(), r.parameters(), r.problems(), r.offeredRequired(),
                 r.offeredAdditional(), r.offeredParameters(), r.overridden(), run.firedRules());
-    }
-
-    private static <T> List<T> objects(KieSession session, Class<T> type) {
-        return session.getObjects(type::isInstance).stream().map(type::cast).toList();
     }
 
     private static Facts.Builder bitnami() {

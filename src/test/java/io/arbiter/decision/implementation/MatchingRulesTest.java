@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.arbiter.engine.CompiledRuleBase.factsOf;
 import static io.arbiter.decision.implementation.Facts.GCP_SA;
 import static io.arbiter.decision.implementation.Facts.K8S;
 import static io.arbiter.decision.implementation.Facts.POSTGRES;
@@ -68,21 +69,11 @@ class MatchingRulesTest {
         List<Object> all = new ArrayList<>(facts);
         all.add(new InterfaceQuery(POSTGRES));
         var run = ruleBase.run(all, phases, session -> {
-            Outcome outcome = null;
-            for (var row : session.getQueryResults("verdict")) {
-                outcome = ((Verdict) row.get("$verdict")).outcome();
-            }
-            Integer winner = null;
-            for (var row : session.getQueryResults("winning item")) {
-                winner = ((WinningItem) row.get("$winner")).item().index();
-            }
-            List<String> matches = new ArrayList<>();
-            session.getQueryResults("matches").forEach(row -> {
-                ItemMatch match = (ItemMatch) row.get("$match");
-                matches.add(match.item().index() + ":" + match.implementation().key());
-            });
-            List<String> reasons = new ArrayList<>();
-            session.getQueryResults("rejections").forEach(row -> reasons.add(((Rejection) row.get("$rejection")).reason()));
+            Outcome outcome = factsOf(session, Verdict.class).stream().map(Verdict::outcome).findFirst().orElse(null);
+            Integer winner = factsOf(session, WinningItem.class).stream().map(w -> w.item().index()).findFirst().orElse(null);
+            List<String> matches = new ArrayList<>(factsOf(session, ItemMatch.class).stream()
+                    .map(match -> match.item().index() + ":" + match.implementation().key()).toList());
+            List<String> reasons = new ArrayList<>(factsOf(session, Rejection.class).stream().map(Rejection::reason).toList());
             return new Result(outcome, winner, matches, reasons, null);
         });
         Result r = run.result();

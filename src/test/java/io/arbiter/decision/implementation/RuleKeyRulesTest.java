@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.arbiter.engine.CompiledRuleBase.factsOf;
 import static io.arbiter.decision.implementation.Facts.POSTGRES;
 import static io.arbiter.decision.implementation.Facts.rule;
 import static io.arbiter.testing.RuleTestSupport.assertFired;
@@ -40,10 +41,7 @@ class RuleKeyRulesTest {
         List<Object> facts = new ArrayList<>(List.of(rules));
         facts.add(new InterfaceQuery(query));
         var run = RuleTestSupport.fire(ruleBase, facts, session -> {
-            for (var row : session.getQueryResults("applicable rule")) {
-                return ((ApplicableRule) row.get("$applicable")).rule();
-            }
-            return null;
+            return factsOf(session, ApplicableRule.class).stream().map(ApplicableRule::rule).findFirst().orElse(null);
         });
         return new Outcome(run.result(), run.firedRules());
     }

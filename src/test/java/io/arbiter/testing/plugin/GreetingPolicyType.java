@@ -1,5 +1,6 @@
 package io.arbiter.testing.plugin;
 
+import io.arbiter.policytype.DecisionData;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.engine.CompiledRuleBase;
@@ -65,8 +66,8 @@ public final class GreetingPolicyType implements PolicyType {
     }
 
     @Override
-    public List<String> consumes() {
-        return List.of("capact.implementation/selected-implementation");
+    public List<DecisionData> consumes() {
+        return List.of(new DecisionData("capact.implementation", "selected-implementation"));
     }
 
     @Override
