@@ -140,7 +140,8 @@ public final class TableLint {
 
     /**
      * A condition {@code x == Enum.$param}: every cell must name a constant, and every constant should have a row
-     * (a constant with none is a gap, e.g. a rule-key kind with no precedence: facts of that kind match no row).
+     * (a constant with none is a gap, e.g. a rule-key kind with no precedence: facts of that kind match no row). A
+     * blank cell leaves the condition out, so its row covers every constant.
      */
     private static void enumColumn(DecisionTable file, Table table, int column, List<Finding> findings) {
         Matcher matcher = ENUM_PARAM.matcher(table.code().cell(column));
@@ -153,9 +154,11 @@ public final class TableLint {
         }
         List<String> constants = Arrays.stream(type.getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).toList();
         List<String> covered = new ArrayList<>();
+        boolean blank = false;
         for (Row row : table.rows()) {
             String value = row.cell(column);
             if (value.isEmpty()) {
+                blank = true;
                 continue;
             }
             if (!constants.contains(value)) {
@@ -165,7 +168,7 @@ public final class TableLint {
             covered.add(value);
         }
         for (String constant : constants) {
-            if (!covered.contains(constant)) {
+            if (!blank && !covered.contains(constant)) {
                 findings.add(Finding.inTable(Severity.WARNING, "uncovered-value", file.file(), table.code().number(),
                         column + 1, "no row has " + type.getSimpleName() + "." + constant + " in '" + table.headers().cell(column)
                                 + "': facts with it match no row of '" + table.name() + "'"));

@@ -162,6 +162,53 @@ class TableLintTest {
         }
     }
 
+    private static final Path ROLLOUT_STATUS = Path.of("decision-tables/rollout/rollout-status.drl.csv");
+    private static final Path CLUSTER_TREATMENT = Path.of("decision-tables/rollout/cluster-treatment.drl.csv");
+
+    /** The table with the status cell (third) of the row named {@code rowName} replaced, or the row removed (null). */
+    private static String withStatusCell(String rowName, String status) throws IOException {
+        StringBuilder csv = new StringBuilder();
+        for (String line : Files.readAllLines(ROLLOUT_STATUS)) {
+            if (line.startsWith(rowName + ",")) {
+                if (status == null) {
+                    continue;
+                }
+                String[] cells = line.split(",", -1);
+                cells[2] = status;
+                line = String.join(",", cells);
+            }
+            csv.append(line).append('\n');
+        }
+        return csv.toString();
+    }
+
+    // issue 31: the rollout tables compared statuses as strings, so a misspelt or missing status passed every check
+    @Test
+    void aMisspeltRolloutStatusIsAnErrorAtItsCell() throws IOException {
+        List<Finding> findings = rows(withStatusCell("Skip is done", "Skipp"));
+
+        Finding bad = findings.stream().filter(f -> f.code().equals("unknown-value")).findFirst().orElseThrow(
+                () -> new AssertionError("no unknown-value finding: " + findings));
+        assertEquals(3, bad.column(), bad.toString());
+        assertTrue(bad.problem().contains("'Skipp' is not a Status"), bad.problem());
+    }
+
+    @Test
+    void aRolloutStatusWithNoRowIsAGap() throws IOException {
+        List<Finding> findings = rows(withStatusCell("Skip is done", null));
+
+        assertEquals(1, findings.size(), findings.toString());
+        assertEquals("uncovered-value", findings.get(0).code());
+        assertTrue(findings.get(0).problem().contains("no row has Status.SKIP"), findings.get(0).problem());
+    }
+
+    /** Every status and every situation has a row; a blank cell (any remediation action) covers every constant. */
+    @Test
+    void theRolloutTablesCoverEveryStatusAndSituation() throws IOException {
+        assertEquals(List.of(), rows(Files.readString(ROLLOUT_STATUS)));
+        assertEquals(List.of(), rows(Files.readString(CLUSTER_TREATMENT)));
+    }
+
     private static Path copy(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path file : files.toList()) {

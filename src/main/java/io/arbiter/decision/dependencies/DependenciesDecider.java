@@ -431,12 +431,12 @@ public final class DependenciesDecider {
 
         TemplateState state;
         String name;
-        String action;
+        Action action;
         final List<Unmet> unmet = new ArrayList<>(0);
         final Set<String> waiting = new java.util.TreeSet<>();
 
         TemplateResult render(int index, String requestedName) {
-            List<UnmetDependency> unmetDependencies = state == null || state.state().equals("TEMPLATE_ERROR") ? List.of()
+            List<UnmetDependency> unmetDependencies = state == null || state.state() == State.TEMPLATE_ERROR ? List.of()
                     : unmet.stream().sorted(IN_REQUEST_ORDER).map(u -> new UnmetDependency(ref(u.wanted().dependency()), u.reason()))
                     .toList();
             return new TemplateResult(index, name != null ? name : requestedName, state == null ? null : state.state(),

@@ -1,6 +1,8 @@
 package io.arbiter.decision.dependencies;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.arbiter.decision.dependencies.DependencyFacts.Action;
+import io.arbiter.decision.dependencies.DependencyFacts.State;
 import io.arbiter.engine.FiredRule;
 
 import java.util.List;
@@ -16,7 +18,7 @@ public record DependenciesDecision(String decisionId, List<PolicyResult> policie
     }
 
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record TemplateResult(int index, String name, String state, String compliant, String message, String action,
+    public record TemplateResult(int index, String name, State state, String compliant, String message, Action action,
                                  List<UnmetDependency> unmet, List<String> waitingOn) {
     }
 

@@ -22,6 +22,12 @@ public final class DependencyFacts {
     /** Where a template's dependency came from: the policy's {@code dependencies} or its own {@code extraDependencies}. */
     public enum Source { POLICY, EXTRA }
 
+    /** The state a template reports (ocm-dependencies.md sections 4 to 6), spelt on the wire as its name. */
+    public enum State { ACTIVE, PENDING, TEMPLATE_ERROR }
+
+    /** What happens to a template's object (section 5), spelt on the wire as its name. */
+    public enum Action { APPLY, NONE, DELETE }
+
     /**
      * One dependency after hub canonicalisation. {@code key} is its identity on the managed cluster
      * (group|version|kind|effective namespace|name); {@code targetPolicy} is the canonical name when it names a Policy.
@@ -195,10 +201,10 @@ public final class DependencyFacts {
         }
     }
 
-    /** The state a template reports: {@code state} ACTIVE, PENDING or TEMPLATE_ERROR; {@code compliant} may be null. */
-    public record TemplateState(Template template, String state, String compliant, String message, String factId)
+    /** The state a template reports; {@code compliant} may be null. */
+    public record TemplateState(Template template, State state, String compliant, String message, String factId)
             implements Fact {
-        public TemplateState(Template template, String state, String compliant, String message) {
+        public TemplateState(Template template, State state, String compliant, String message) {
             this(template, state, compliant, message, template.factId() + " " + state);
         }
 
@@ -215,9 +221,9 @@ public final class DependencyFacts {
     public record ReportedName(Template template, String name) implements Fact {
     }
 
-    /** What to do with the template's object: APPLY, NONE or DELETE. */
+    /** What to do with the template's object. */
     @FactId("{template.factId} {action}")
-    public record TemplateAction(Template template, String action) implements Fact {
+    public record TemplateAction(Template template, Action action) implements Fact {
     }
 
     /** A policy's compliance from its templates (the policy-compliance table). */

@@ -386,10 +386,10 @@ public final class ImplementationDecider {
         List<RequiredInjection> required = factsOf(session, RequiredInjection.class);
         required.sort(Comparator.comparingInt((RequiredInjection r) -> position(order, r)).thenComparing(RequiredInjection::id));
         List<AdditionalTypeInstanceInjection> additional = factsOf(session, AdditionalTypeInstanceInjection.class);
-        additional.sort(Comparator.comparingInt(AdditionalTypeInstanceInjection::rank)
+        additional.sort(Comparator.comparing(AdditionalTypeInstanceInjection::rank)
                 .thenComparingInt(injection -> injection.entry().position()));
         List<ParameterInjection> parameters = factsOf(session, ParameterInjection.class);
-        parameters.sort(Comparator.comparingInt(ParameterInjection::rank).thenComparingInt(ParameterInjection::position));
+        parameters.sort(Comparator.comparing(ParameterInjection::rank).thenComparingInt(ParameterInjection::position));
         return new ImplementationDecision.Injection(
                 required.stream().map(r -> new ImplementationDecision.RequiredTypeInstance(r.alias(), r.id(), r.typeRef())).toList(),
                 additional.stream().map(a -> new ImplementationDecision.AdditionalTypeInstance(a.entry().name(), a.entry().id())).toList(),

@@ -1,11 +1,13 @@
 package io.arbiter.decision.implementation;
 
+import io.arbiter.decision.merge.PolicyMergeFacts.Rank;
 import io.arbiter.engine.Fact;
 import io.arbiter.engine.FactId;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
 
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -142,9 +144,27 @@ public final class ImplementationFacts {
 
     // ---- derived ----
 
+    /**
+     * An item's place in the merged order: its policy's rank, then its position in its rule's oneOf list. Compared
+     * field by field (lower first), so no list length spills into the rank. Written {@code 2/0/1}.
+     */
+    public record Priority(Rank rank, int index) implements Comparable<Priority> {
+        private static final Comparator<Priority> ORDER = Comparator.comparing(Priority::rank).thenComparingInt(Priority::index);
+
+        @Override
+        public int compareTo(Priority other) {
+            return ORDER.compare(this, other);
+        }
+
+        @Override
+        public String toString() {
+            return rank + "/" + index;
+        }
+    }
+
     /** A source item and its place in the merged order (lower first). */
     @FactId("{item.id} priority {priority}")
-    public record RankedItem(SourceItem item, int priority) implements Fact {
+    public record RankedItem(SourceItem item, Priority priority) implements Fact {
         public String ruleKey() {
             return item.ruleKey();
         }
@@ -157,7 +177,7 @@ public final class ImplementationFacts {
 
     /** An item that stays in the merged oneOf list (it absorbed nothing or it is the highest of its equals). */
     @FactId("surviving {item.id}")
-    public record SurvivingItem(SourceItem item, int priority) implements Fact {
+    public record SurvivingItem(SourceItem item, Priority priority) implements Fact {
         public String ruleKey() {
             return item.ruleKey();
         }
@@ -186,7 +206,7 @@ public final class ImplementationFacts {
 
     /** A required TypeInstance entry offered to the winning item, with its policy's rank. */
     @FactId("offered {entry.location}")
-    public record OfferedRequired(RequiredEntry entry, int rank) implements Fact {
+    public record OfferedRequired(RequiredEntry entry, Rank rank) implements Fact {
         public Ref typeRef() {
             return entry.typeRef();
         }
@@ -202,7 +222,7 @@ public final class ImplementationFacts {
 
     /** An additional TypeInstance entry offered to the winning item, with its policy's rank. */
     @FactId("offered {entry.location}")
-    public record OfferedAdditional(AdditionalTypeInstanceEntry entry, int rank) implements Fact {
+    public record OfferedAdditional(AdditionalTypeInstanceEntry entry, Rank rank) implements Fact {
         public String name() {
             return entry.name();
         }
@@ -210,7 +230,7 @@ public final class ImplementationFacts {
 
     /** An additional parameter entry offered to the winning item, with its policy's rank. */
     @FactId("offered {entry.location}")
-    public record OfferedParameter(AdditionalParameterEntry entry, int rank) implements Fact {
+    public record OfferedParameter(AdditionalParameterEntry entry, Rank rank) implements Fact {
         public String name() {
             return entry.name();
         }
@@ -229,13 +249,13 @@ public final class ImplementationFacts {
 
     /** An additional TypeInstance handed to the selected Implementation. */
     @FactId("inject additional {entry.name}")
-    public record AdditionalTypeInstanceInjection(AdditionalTypeInstanceEntry entry, int rank) implements Fact {
+    public record AdditionalTypeInstanceInjection(AdditionalTypeInstanceEntry entry, Rank rank) implements Fact {
     }
 
     /** An additional parameter handed to the selected Implementation: every policy's value deep-merged. */
     @FactId("inject parameter {name}")
     public record ParameterInjection(String name, com.fasterxml.jackson.databind.JsonNode value, String location,
-                                     int rank, int position) implements Fact {
+                                     Rank rank, int position) implements Fact {
     }
 
     /** A Hub storage the selected Implementation requires under an alias: the backend of what it stores there. */

@@ -28,7 +28,7 @@ public final class RuleFunctions {
     /** Deep-merges the values of one additional parameter; a lower rank (higher policy) wins per key. */
     public static JsonNode deepMergeByRank(Collection<ImplementationFacts.OfferedParameter> offered) {
         List<ImplementationFacts.OfferedParameter> lowestFirst = offered.stream()
-                .sorted(Comparator.comparingInt(ImplementationFacts.OfferedParameter::rank).reversed()).toList();
+                .sorted(Comparator.comparing(ImplementationFacts.OfferedParameter::rank).reversed()).toList();
         JsonNode merged = null;
         for (ImplementationFacts.OfferedParameter parameter : lowestFirst) {
             merged = merge(merged, parameter.entry().value());

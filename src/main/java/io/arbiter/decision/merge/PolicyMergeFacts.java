@@ -3,6 +3,8 @@ package io.arbiter.decision.merge;
 import io.arbiter.engine.Fact;
 import io.arbiter.engine.FactId;
 
+import java.util.Comparator;
+
 /**
  * Facts shared by every policy type that merges Action, Global and Workflow-step policies (policy-syntax 5):
  * which policies take part and how they rank. The ranking is {@code decision-tables/policy-merge/} and
@@ -37,6 +39,25 @@ public final class PolicyMergeFacts {
 
     /** How high a policy stands in the merge: lower first. */
     @FactId("rank {sourceId}={rank}")
-    public record SourceRank(String sourceId, int rank) implements Fact {
+    public record SourceRank(String sourceId, Rank rank) implements Fact {
+    }
+
+    /**
+     * A policy's place in the merge: the rank of its kind, then its {@code ordinal} among policies of that kind.
+     * Compared field by field, so no count of policies can spill from one field into the other. Written
+     * {@code 3/1}.
+     */
+    public record Rank(int kind, int ordinal) implements Comparable<Rank> {
+        private static final Comparator<Rank> ORDER = Comparator.comparingInt(Rank::kind).thenComparingInt(Rank::ordinal);
+
+        @Override
+        public int compareTo(Rank other) {
+            return ORDER.compare(this, other);
+        }
+
+        @Override
+        public String toString() {
+            return kind + "/" + ordinal;
+        }
     }
 }

@@ -2,7 +2,10 @@ package io.arbiter.decision.rollout;
 
 import io.arbiter.decision.rollout.RolloutFacts.Classified;
 import io.arbiter.decision.rollout.RolloutFacts.ClusterState;
+import io.arbiter.decision.rollout.RolloutFacts.Place;
 import io.arbiter.decision.rollout.RolloutFacts.RolloutEntry;
+import io.arbiter.decision.rollout.RolloutFacts.Status;
+import io.arbiter.decision.rollout.RolloutFacts.Walk;
 import io.arbiter.decision.rollout.RolloutFacts.TimeoutEntry;
 import io.arbiter.engine.Fact;
 import io.arbiter.engine.FactId;
@@ -22,7 +25,7 @@ import java.util.List;
  * @param breach    whether the failures went beyond maxFailures
  */
 @FactId("{phase} record walk: {rolledOut.size} records and {filled.size} new clusters to roll out, {timedOut.size} timed out, breach {breach}")
-public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<RolloutEntry> filled,
+public record RecordWalk(Walk phase, List<RolloutEntry> rolledOut, List<RolloutEntry> filled,
                          List<TimeoutEntry> timedOut, boolean breach) implements Fact {
 
     /**
@@ -35,7 +38,7 @@ public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<Rollou
      * @param records       every classified record of the rollout ({@link Classified})
      * @param withoutRecord the lists of clusters without a record, of every group the walk covers
      */
-    public static RecordWalk walk(String phase, List<?> records, List<?> withoutRecord, int size, int maxFailures) {
+    public static RecordWalk walk(Walk phase, List<?> records, List<?> withoutRecord, int size, int maxFailures) {
         List<Classified> byName = new ArrayList<>(records.size());
         records.forEach(record -> byName.add((Classified) record));
         byName.sort(Comparator.comparingInt(Classified::recordRank));
@@ -50,13 +53,13 @@ public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<Rollou
             }
             Classified record = byName.get(position);
             switch (record.outcome()) {
-                case "ROLLOUT" -> {
+                case ROLLOUT -> {
                     if (!(breach && record.toApply())) {
-                        rolledOut.add(new RolloutEntry(phase, record.cluster(), 0, position, record.status(), record.recheckAt()));
+                        rolledOut.add(new RolloutEntry(phase, record.cluster(), Place.record(position), record.status(), record.recheckAt()));
                         failures += record.failure() ? 1 : 0;
                     }
                 }
-                case "TIMEOUT" -> {
+                case TIMEOUT -> {
                     timedOut.add(new TimeoutEntry(phase, record.cluster(), position));
                     failures++;
                 }
@@ -71,7 +74,7 @@ public record RecordWalk(String phase, List<RolloutEntry> rolledOut, List<Rollou
         withoutRecord.forEach(list -> ((List<?>) list).forEach(cluster -> candidates.add((ClusterState) cluster)));
         candidates.sort(Comparator.comparingInt(ClusterState::rank));
         List<RolloutEntry> filled = candidates.subList(0, Math.min(candidates.size(), Math.max(0, size - rolledOut.size())))
-                .stream().map(cluster -> new RolloutEntry(phase, cluster, 1, cluster.rank(), RolloutFacts.TO_APPLY, null))
+                .stream().map(cluster -> new RolloutEntry(phase, cluster, Place.newCluster(0, cluster.rank()), Status.TO_APPLY, null))
                 .toList();
         return new RecordWalk(phase, rolledOut, filled, timedOut, false);
     }

@@ -9,6 +9,7 @@ import org.kie.api.runtime.KieSession;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,23 +55,23 @@ public final class RolloutDecider {
             throw new IllegalStateException("the rollout rules decided " + result.decided() + " with aggregated status "
                     + result.aggregated() + "; exactly one of each was expected");
         }
-        String phase = result.decided().get(0).phase();
-        Map<String, String> reported = new HashMap<>();
+        Walk phase = result.decided().get(0).phase();
+        Map<Situation, Reported> reported = new EnumMap<>(Situation.class);
         result.reported().forEach(r -> reported.put(r.situation(), r.status()));
-        Map<String, String> actions = new HashMap<>();
+        Map<Situation, Remediation> actions = new EnumMap<>(Situation.class);
         result.actions().forEach(a -> actions.put(a.situation(), a.action()));
 
-        List<RolloutEntry> rollout = result.rollout().stream().filter(e -> e.phase().equals(phase))
-                .sorted(Comparator.comparingInt(RolloutEntry::section).thenComparingLong(RolloutEntry::key)).toList();
-        List<TimeoutEntry> timeouts = result.timeouts().stream().filter(e -> e.phase().equals(phase))
-                .sorted(Comparator.comparingLong(TimeoutEntry::key)).toList();
+        List<RolloutEntry> rollout = result.rollout().stream().filter(e -> e.phase() == phase)
+                .sorted(Comparator.comparing(RolloutEntry::place)).toList();
+        List<TimeoutEntry> timeouts = result.timeouts().stream().filter(e -> e.phase() == phase)
+                .sorted(Comparator.comparingInt(TimeoutEntry::position)).toList();
 
-        Map<String, String> situations = new HashMap<>();
+        Map<String, Situation> situations = new HashMap<>();
         List<ClusterEntry> toRollout = new ArrayList<>();
         Long recheck = null;
         long now = request.settings().now();
         for (RolloutEntry entry : rollout) {
-            String situation = entry.status().equals(RolloutFacts.TO_APPLY) ? Situation.UPDATED_NOW : Situation.WATCHED;
+            Situation situation = entry.status() == Status.TO_APPLY ? Situation.UPDATED_NOW : Situation.WATCHED;
             situations.put(entry.cluster().name(), situation);
             toRollout.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), entry.status(),
                     actions.get(situation)));
@@ -81,30 +82,30 @@ public final class RolloutDecider {
         List<ClusterEntry> timedOut = new ArrayList<>();
         for (TimeoutEntry entry : timeouts) {
             situations.put(entry.cluster().name(), Situation.TIMED_OUT_NOW);
-            timedOut.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), RolloutFacts.TIME_OUT,
+            timedOut.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), Status.TIME_OUT,
                     actions.get(Situation.TIMED_OUT_NOW)));
         }
         List<ClusterStatus> statuses = new ArrayList<>();
         for (ClusterState cluster : request.clusters()) {
-            String situation = situations.getOrDefault(cluster.name(), situationOf(cluster));
-            String status = reported.get(situation);
-            statuses.add(new ClusterStatus(cluster.name(),
-                    ReportedStatus.AS_RECORDED.equals(status) ? cluster.status() : status, actions.get(situation)));
+            Situation situation = situations.getOrDefault(cluster.name(), situationOf(cluster));
+            Reported status = reported.get(situation);
+            statuses.add(new ClusterStatus(cluster.name(), status == null ? null : status.of(cluster.status()),
+                    actions.get(situation)));
         }
         List<RemovedCluster> removed = result.removed().stream().map(Removed::record)
                 .sorted(Comparator.comparingInt(StrayRecord::index))
                 .map(r -> new RemovedCluster(r.cluster(), r.status())).toList();
-        boolean breach = result.breaches().stream().anyMatch(b -> b.phase().equals(phase));
+        boolean breach = result.breaches().stream().anyMatch(b -> b.phase() == phase);
         return new RolloutDecision(UUID.randomUUID().toString(), toRollout, timedOut, removed, breach, seconds(recheck),
                 statuses, result.aggregated().get(0).status(), run.firedRules(), ruleBase.revision());
     }
 
     /** Where a cluster in neither list stands: as its record says. */
-    private static String situationOf(ClusterState cluster) {
-        if (cluster.status() == null || cluster.status().equals(RolloutFacts.TO_APPLY)) {
+    private static Situation situationOf(ClusterState cluster) {
+        if (cluster.status() == null || cluster.status() == Status.TO_APPLY) {
             return Situation.WAITING;
         }
-        return cluster.status().equals(RolloutFacts.SKIP) ? Situation.SKIPPED : Situation.ROLLED_OUT_BEFORE;
+        return cluster.status() == Status.SKIP ? Situation.SKIPPED : Situation.ROLLED_OUT_BEFORE;
     }
 
     /** Whole seconds as an integer, fractions as a decimal. */

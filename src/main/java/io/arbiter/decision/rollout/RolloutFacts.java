@@ -3,7 +3,13 @@ package io.arbiter.decision.rollout;
 import io.arbiter.engine.Fact;
 import io.arbiter.engine.FactId;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The facts of a rollout decision (ocm-rollout.md sections 1 to 3, seed 004). Inserted: the parsed strategy
@@ -14,20 +20,185 @@ import java.util.List;
  */
 public final class RolloutFacts {
 
-    public static final String ALL = "All";
-    public static final String PROGRESSIVE = "Progressive";
-    public static final String PROGRESSIVE_PER_GROUP = "ProgressivePerGroup";
+    /**
+     * A rollout status (ocm-rollout.md section 2). {@code wire} is its spelling in requests, responses and fact
+     * ids, fixed by the contract.
+     */
+    public enum Status {
+        TO_APPLY("ToApply"), PROGRESSING("Progressing"), SUCCEEDED("Succeeded"), FAILED("Failed"), TIME_OUT("TimeOut"),
+        SKIP("Skip");
 
-    public static final String TO_APPLY = "ToApply";
-    public static final String PROGRESSING = "Progressing";
-    public static final String SUCCEEDED = "Succeeded";
-    public static final String FAILED = "Failed";
-    public static final String TIME_OUT = "TimeOut";
-    public static final String SKIP = "Skip";
+        private static final Map<String, Status> BY_WIRE = byWire(values(), Status::wire);
+        private final String wire;
+
+        Status(String wire) {
+            this.wire = wire;
+        }
+
+        @JsonValue
+        public String wire() {
+            return wire;
+        }
+
+        /** The status spelt {@code wire}, or null when there is none. */
+        public static Status fromWire(String wire) {
+            return BY_WIRE.get(wire);
+        }
+
+        @Override
+        public String toString() {
+            return wire;
+        }
+    }
+
+    /** A strategy's {@code type}, and the field of {@code strategy} that holds its settings. */
+    public enum Strategy {
+        ALL("All", "all"), PROGRESSIVE("Progressive", "progressive"),
+        PROGRESSIVE_PER_GROUP("ProgressivePerGroup", "progressivePerGroup");
+
+        private static final Map<String, Strategy> BY_WIRE = byWire(values(), Strategy::wire);
+        private final String wire;
+        private final String field;
+
+        Strategy(String wire, String field) {
+            this.wire = wire;
+            this.field = field;
+        }
+
+        public String wire() {
+            return wire;
+        }
+
+        public String field() {
+            return field;
+        }
+
+        /** The strategy spelt {@code wire}, or null when there is none. */
+        public static Strategy fromWire(String wire) {
+            return BY_WIRE.get(wire);
+        }
+
+        @Override
+        public String toString() {
+            return wire;
+        }
+    }
+
+    /** A remediation action, as the request and the response spell it. */
+    public enum Remediation {
+        ENFORCE("enforce"), INFORM("inform");
+
+        private static final Map<String, Remediation> BY_WIRE = byWire(values(), Remediation::wire);
+        private final String wire;
+
+        Remediation(String wire) {
+            this.wire = wire;
+        }
+
+        @JsonValue
+        public String wire() {
+            return wire;
+        }
+
+        /** The remediation action spelt {@code wire}, or null when there is none. */
+        public static Remediation fromWire(String wire) {
+            return BY_WIRE.get(wire);
+        }
+
+        @Override
+        public String toString() {
+            return wire;
+        }
+    }
 
     /** The walk over the mandatory decision groups, and the walk over the others (or over every record). */
-    public static final String MANDATORY = "mandatory";
-    public static final String REST = "rest";
+    public enum Walk {
+        MANDATORY, REST;
+
+        /** As fact ids name it: {@code mandatory}, {@code rest}. */
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** The limits a strategy sets, by the field that gives them. */
+    public enum LimitField {
+        MAX_FAILURES("maxFailures"), MAX_CONCURRENCY("maxConcurrency");
+
+        private final String wire;
+
+        LimitField(String wire) {
+            this.wire = wire;
+        }
+
+        public String wire() {
+            return wire;
+        }
+
+        @Override
+        public String toString() {
+            return wire;
+        }
+    }
+
+    /** How the status table treats a record's status (decision-tables/rollout/rollout-status.drl.csv). */
+    public enum Treatment { NEW, SUCCEEDED, WATCHED, FINISHED }
+
+    /** A record classified at now: to roll out (or keep watching), timed out now, or done. */
+    public enum Outcome { ROLLOUT, TIMEOUT, DONE }
+
+    /** A situation a cluster can be in after the walk (seed 004 policy layer); the treatment table reads them. */
+    public enum Situation {
+        UPDATED_NOW("updated now"), WATCHED("watched"), TIMED_OUT_NOW("timed out now"), SKIPPED("skipped"),
+        ROLLED_OUT_BEFORE("rolled out before"), WAITING("waiting its turn");
+
+        private final String text;
+
+        Situation(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /** The rollout status the treatment table has a cluster report: a status, or the one it has. */
+    public enum Reported {
+        AS_RECORDED(null), TO_APPLY(Status.TO_APPLY), PROGRESSING(Status.PROGRESSING), TIME_OUT(Status.TIME_OUT),
+        SKIP(Status.SKIP);
+
+        private final Status status;
+
+        Reported(Status status) {
+            this.status = status;
+        }
+
+        /** The status reported by a cluster whose record has {@code recorded} (null without a record). */
+        public Status of(Status recorded) {
+            return this == AS_RECORDED ? recorded : status;
+        }
+
+        @Override
+        public String toString() {
+            return this == AS_RECORDED ? "as recorded" : status.toString();
+        }
+    }
+
+    /** The remediation action the treatment table gives a cluster's replicated policy: the root policy's, or inform. */
+    public enum Gets {
+        ROOT, INFORM;
+
+        public Remediation of(Settings settings) {
+            return this == ROOT ? settings.remediationAction() : Remediation.INFORM;
+        }
+    }
+
+    private static <E> Map<String, E> byWire(E[] values, Function<E, String> wire) {
+        return Arrays.stream(values).collect(Collectors.toUnmodifiableMap(wire, value -> value));
+    }
 
     /** The scope of a limit measured against every cluster rather than one group. */
     public static final int EVERY_GROUP = -1;
@@ -51,17 +222,17 @@ public final class RolloutFacts {
      * The request's strategy: {@code deadline} is null when there is none ({@code ""} or {@code "None"}).
      * {@code minSuccess} is as given; whether the strategy soaks at all is the rules' call.
      */
-    public record Settings(String type, boolean progressive, String remediationAction, long now, long minSuccess,
+    public record Settings(Strategy type, boolean progressive, Remediation remediationAction, long now, long minSuccess,
                            Long deadline, String factId) implements Fact {
         /** Its fact id is built once: most rollout rules match the settings. */
-        public Settings(String type, String remediationAction, long now, long minSuccess, Long deadline) {
-            this(type, !ALL.equals(type), remediationAction, now, minSuccess, deadline,
+        public Settings(Strategy type, Remediation remediationAction, long now, long minSuccess, Long deadline) {
+            this(type, type != Strategy.ALL, remediationAction, now, minSuccess, deadline,
                     "strategy " + type + ", remediationAction " + remediationAction);
         }
     }
 
     /** {@code maxFailures} or {@code maxConcurrency} as given: a count or a percentage (exactly one is set). */
-    public record LimitSpec(String field, Integer count, Double percent) implements Fact {
+    public record LimitSpec(LimitField field, Integer count, Double percent) implements Fact {
         @Override
         public String factId() {
             return field + " " + (count != null ? count.toString() : percent + "%");
@@ -88,13 +259,13 @@ public final class RolloutFacts {
      * request's {@code clusters}.
      */
     public record ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
-                               String status, Long lastTransition, String factId) implements Fact {
+                               Status status, Long lastTransition, String factId) implements Fact {
         /**
          * Its fact id is built once: a 5,000-cluster rollout records tens of thousands of firings naming clusters,
          * and the recorder caches only a decision's first facts.
          */
         public ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
-                            String status, Long lastTransition) {
+                            Status status, Long lastTransition) {
             this(name, groupIndex, groupOrder, rank, recordIndex, recordRank, status, lastTransition, "cluster " + name);
         }
 
@@ -104,22 +275,21 @@ public final class RolloutFacts {
         }
     }
 
-    /** A status a record can have (the request schema admits no other); the status table reads each once. */
-    @FactId("status {name}")
-    public record RecordStatus(String name) implements Fact {
-        public static final List<String> ALL_STATUSES = List.of(TO_APPLY, PROGRESSING, SUCCEEDED, FAILED, TIME_OUT, SKIP);
+    /** A status some record of the request has; the status table reads each once. */
+    @FactId("status {status}")
+    public record RecordStatus(Status status) implements Fact {
     }
 
     /** A record whose cluster is in no decision group. */
     @FactId("clusters[{index}] {cluster}")
-    public record StrayRecord(int index, String cluster, String status) implements Fact {
+    public record StrayRecord(int index, String cluster, Status status) implements Fact {
     }
 
     // ---- derived -----------------------------------------------------------------------------------------
 
     /** A group the walk of {@code phase} covers: {@code mandatory} or {@code rest}. */
     @FactId("{phase} {group.factId}")
-    public record PhaseGroup(String phase, Group group) implements Fact {
+    public record PhaseGroup(Walk phase, Group group) implements Fact {
     }
 
     /** How long a succeeded cluster soaks before it frees its place ({@code All} does not soak). */
@@ -128,7 +298,7 @@ public final class RolloutFacts {
     }
 
     /** A limit to resolve: {@code field} measured against {@code total}, with {@code fallback} for unset or ≤ 0. */
-    public record LimitQuery(String field, int scope, int total, int fallback) implements Fact {
+    public record LimitQuery(LimitField field, int scope, int total, int fallback) implements Fact {
         @Override
         public String factId() {
             return field + (scope == EVERY_GROUP ? "" : " of group " + scope) + " over " + total;
@@ -141,44 +311,44 @@ public final class RolloutFacts {
     }
 
     /** A resolved limit. */
-    public record Limit(String field, int scope, int value) implements Fact {
+    public record Limit(LimitField field, int scope, int value) implements Fact {
         @Override
         public String factId() {
             return field + (scope == EVERY_GROUP ? "" : " of group " + scope) + " = " + value;
         }
     }
 
-    /** The status table's reading of a record status: NEW, SUCCEEDED, WATCHED or FINISHED; whether it is a failure. */
+    /** The status table's reading of a record status, and whether it is a failure. */
     @FactId("{status} is {kind}")
-    public record StatusTreatment(String status, String kind, boolean failure) implements Fact {
+    public record StatusTreatment(Status status, Treatment kind, boolean failure) implements Fact {
     }
 
     /**
-     * A record classified at {@code now}: ROLLOUT (to roll out or keep watching), TIMEOUT (its deadline passed
-     * now) or DONE; {@code status} after classification; {@code recheckAt} when a soak ends or a deadline passes.
+     * A record classified at {@code now}: its outcome, its {@code status} after classification, and
+     * {@code recheckAt}, when a soak ends or a deadline passes.
      */
-    public record Classified(ClusterState cluster, int groupIndex, int recordRank, String outcome, String status,
+    public record Classified(ClusterState cluster, int groupIndex, int recordRank, Outcome outcome, Status status,
                              Long recheckAt, boolean failure, String factId) implements Fact {
-        public Classified(ClusterState cluster, int groupIndex, int recordRank, String outcome, String status,
+        public Classified(ClusterState cluster, int groupIndex, int recordRank, Outcome outcome, Status status,
                           Long recheckAt, boolean failure) {
             this(cluster, groupIndex, recordRank, outcome, status, recheckAt, failure,
                     cluster.factId() + " " + outcome + " " + status);
         }
 
         public boolean toApply() {
-            return TO_APPLY.equals(cluster.status());
+            return cluster.status() == Status.TO_APPLY;
         }
     }
 
     /** The clusters of a group of the walk of {@code phase} without a record, and those whose record is ToApply, by name. */
     @FactId("{group.factId}: {withoutRecord.size} without a record, {toApply.size} to apply")
-    public record NewClusters(String phase, Group group, List<ClusterState> withoutRecord, List<ClusterState> toApply)
+    public record NewClusters(Walk phase, Group group, List<ClusterState> withoutRecord, List<ClusterState> toApply)
             implements Fact {
     }
 
     /** Starts the per-group walk of a phase. */
     @FactId("{phase} group walk")
-    public record GroupWalkStart(String phase) implements Fact {
+    public record GroupWalkStart(Walk phase) implements Fact {
     }
 
     /**
@@ -186,41 +356,63 @@ public final class RolloutFacts {
      * in flight, or clusters to start). Tolerated Failed clusters are not in flight.
      */
     @FactId("{phase} {group.factId} in flight: {why}")
-    public record GroupInFlight(String phase, Group group, String why) implements Fact {
+    public record GroupInFlight(Walk phase, Group group, String why) implements Fact {
     }
 
     /** A group of a group walk whose failures are beyond its maxFailures: it holds the walk back. */
     @FactId("{phase} {group.factId} beyond its maxFailures")
-    public record GroupBreach(String phase, Group group) implements Fact {
+    public record GroupBreach(Walk phase, Group group) implements Fact {
     }
 
     /** A group the walk of {@code phase} reaches: no earlier group of the walk holds it back. */
     @FactId("{phase} walk reaches {group.factId}")
-    public record GroupReached(String phase, Group group) implements Fact {
+    public record GroupReached(Walk phase, Group group) implements Fact {
     }
 
     /**
-     * A cluster in the rollout list of a phase. Order: {@code section} 0 (records) before 1 (new clusters), then
-     * {@code key}.
+     * A cluster's place in a rollout list: the records ({@code section} 0) before the clusters new to the rollout
+     * (1), then by the order of their group in a group walk (0 otherwise), then by {@code position}. Compared field
+     * by field, so no field spills into another.
      */
+    public record Place(int section, int group, int position) implements Comparable<Place> {
+        private static final java.util.Comparator<Place> ORDER = java.util.Comparator.comparingInt(Place::section)
+                .thenComparingInt(Place::group).thenComparingInt(Place::position);
+
+        /** A record, at {@code position} among the records of its walk. */
+        public static Place record(int position) {
+            return new Place(0, 0, position);
+        }
+
+        /** A cluster without a record (or to apply) of the group of order {@code group}, at its {@code rank} by name. */
+        public static Place newCluster(int group, int rank) {
+            return new Place(1, group, rank);
+        }
+
+        @Override
+        public int compareTo(Place other) {
+            return ORDER.compare(this, other);
+        }
+    }
+
+    /** A cluster in the rollout list of a phase, at its {@code place}. */
     @FactId("{phase} rollout {cluster.name}")
-    public record RolloutEntry(String phase, ClusterState cluster, int section, long key, String status, Long recheckAt)
+    public record RolloutEntry(Walk phase, ClusterState cluster, Place place, Status status, Long recheckAt)
             implements Fact {
     }
 
-    /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code key}. */
+    /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code position}. */
     @FactId("{phase} timeout {cluster.name}")
-    public record TimeoutEntry(String phase, ClusterState cluster, long key) implements Fact {
+    public record TimeoutEntry(Walk phase, ClusterState cluster, int position) implements Fact {
     }
 
     /** The failures of a phase went beyond its maxFailures. */
     @FactId("{phase} breach")
-    public record Breach(String phase) implements Fact {
+    public record Breach(Walk phase) implements Fact {
     }
 
     /** The phase whose lists are the decision. */
     @FactId("decided by the {phase} walk")
-    public record Decided(String phase) implements Fact {
+    public record Decided(Walk phase) implements Fact {
     }
 
     /** A record of a cluster in no decision group: reported as removed. */
@@ -230,32 +422,21 @@ public final class RolloutFacts {
 
     /** The policy's aggregated rollout status. */
     @FactId("aggregated {status}")
-    public record AggregatedStatus(String status) implements Fact {
+    public record AggregatedStatus(Status status) implements Fact {
     }
 
-    /** A situation a cluster can be in after the walk (seed 004 policy layer); the treatment table reads them. */
-    @FactId("situation {name}")
-    public record Situation(String name) implements Fact {
-        public static final String UPDATED_NOW = "updated now";
-        public static final String WATCHED = "watched";
-        public static final String TIMED_OUT_NOW = "timed out now";
-        public static final String SKIPPED = "skipped";
-        public static final String ROLLED_OUT_BEFORE = "rolled out before";
-        public static final String WAITING = "waiting its turn";
-        public static final List<String> ALL_SITUATIONS = List.of(UPDATED_NOW, WATCHED, TIMED_OUT_NOW, SKIPPED,
-                ROLLED_OUT_BEFORE, WAITING);
-
+    /** A situation for the treatment table to treat: one of each is inserted with every request. */
+    @FactId("situation {situation}")
+    public record Treat(Situation situation) implements Fact {
     }
 
     /** The rollout status a cluster in {@code situation} reports; {@code as recorded}: the status it has. */
     @FactId("{situation} reports {status}")
-    public record ReportedStatus(String situation, String status) implements Fact {
-        public static final String AS_RECORDED = "as recorded";
-
+    public record ReportedStatus(Situation situation, Reported status) implements Fact {
     }
 
     /** The remediation action the replicated policy of a cluster in {@code situation} gets. */
     @FactId("{situation} gets {action}")
-    public record ActionFor(String situation, String action) implements Fact {
+    public record ActionFor(Situation situation, Remediation action) implements Fact {
     }
 }

@@ -7,19 +7,25 @@ import io.arbiter.decision.rollout.RolloutFacts.Group;
 import io.arbiter.decision.rollout.RolloutFacts.LimitSpec;
 import io.arbiter.decision.rollout.RolloutFacts.MandatoryEntry;
 import io.arbiter.decision.rollout.RolloutFacts.Settings;
+import io.arbiter.decision.rollout.RolloutFacts.LimitField;
+import io.arbiter.decision.rollout.RolloutFacts.Remediation;
 import io.arbiter.decision.rollout.RolloutFacts.RecordStatus;
 import io.arbiter.decision.rollout.RolloutFacts.Situation;
+import io.arbiter.decision.rollout.RolloutFacts.Status;
+import io.arbiter.decision.rollout.RolloutFacts.Strategy;
+import io.arbiter.decision.rollout.RolloutFacts.Treat;
 import io.arbiter.decision.rollout.RolloutFacts.StrayRecord;
 import io.arbiter.document.Problem;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -30,17 +36,12 @@ import java.util.regex.Pattern;
  */
 public final class RolloutRequest {
 
-    public static final String ENFORCE = "enforce";
-    private static final Set<String> STATUSES = Set.of(RolloutFacts.TO_APPLY, RolloutFacts.PROGRESSING,
-            RolloutFacts.SUCCEEDED, RolloutFacts.FAILED, RolloutFacts.TIME_OUT, RolloutFacts.SKIP);
     /** The reference's check, unanchored as there: digits then h, m or s first (ocm-rollout.md section 1). */
     private static final Pattern DEADLINE = Pattern.compile("^(([0-9])+[h|m|s])|None$");
     /** Possessive: backtracking into the digits of a long run that is no percentage would be quadratic. */
     private static final Pattern PERCENT = Pattern.compile("[-+]?(\\d++\\.?\\d*+|\\.\\d++)([eE][-+]?\\d++)?%");
     /** How much of a refused value a message quotes. */
     private static final int QUOTED = 40;
-    private static final Map<String, String> FIELD_OF_TYPE = Map.of(RolloutFacts.ALL, "all",
-            RolloutFacts.PROGRESSIVE, "progressive", RolloutFacts.PROGRESSIVE_PER_GROUP, "progressivePerGroup");
 
     private final List<Object> facts = new ArrayList<>();
     private final List<ClusterState> clusters = new ArrayList<>();
@@ -49,20 +50,24 @@ public final class RolloutRequest {
     private RolloutRequest(JsonNode body) {
         List<Problem> problems = new ArrayList<>();
         JsonNode strategy = body.path("strategy");
-        String type = strategy.path("type").asText("");
-        if (type.isEmpty()) {
-            type = RolloutFacts.ALL;
+        String typeText = strategy.path("type").asText("");
+        Strategy type = typeText.isEmpty() ? Strategy.ALL : Strategy.fromWire(typeText);
+        if (type == null) { // the schema admits none other
+            Problem problem = Problem.at("$.strategy.type", quote(typeText) + " is not a strategy type: give All, "
+                    + "Progressive or ProgressivePerGroup");
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST, "the rollout request is invalid: " + problem,
+                    List.of(problem));
         }
-        String where = "$.strategy." + FIELD_OF_TYPE.get(type);
-        JsonNode config = strategy.path(FIELD_OF_TYPE.get(type));
+        String where = "$.strategy." + type.field();
+        JsonNode config = strategy.path(type.field());
 
         long minSuccess = duration(config, "minSuccessTime", where, problems);
         Long deadline = deadline(config, where, problems);
-        limit(config, "maxFailures", where, problems);
-        if (type.equals(RolloutFacts.PROGRESSIVE)) {
-            limit(config, "maxConcurrency", where, problems);
+        limit(config, LimitField.MAX_FAILURES, where, problems);
+        if (type == Strategy.PROGRESSIVE) {
+            limit(config, LimitField.MAX_CONCURRENCY, where, problems);
         }
-        if (!type.equals(RolloutFacts.ALL)) {
+        if (type != Strategy.ALL) {
             JsonNode mandatory = config.path("mandatoryDecisionGroups");
             for (int i = 0; i < mandatory.size(); i++) {
                 JsonNode entry = mandatory.get(i);
@@ -70,7 +75,13 @@ public final class RolloutRequest {
             }
         }
         long now = body.has("now") ? time(body.get("now").asText(), "$.now", problems) : micros(Instant.now());
-        settings = new Settings(type, body.path("remediationAction").asText(ENFORCE), now, minSuccess, deadline);
+        Remediation remediation = Remediation.fromWire(body.path("remediationAction").asText(Remediation.ENFORCE.wire()));
+        if (remediation == null) { // the schema admits none other
+            problems.add(Problem.at("$.remediationAction", quote(body.path("remediationAction").asText())
+                    + " is not a remediation action: give enforce or inform"));
+            remediation = Remediation.ENFORCE;
+        }
+        settings = new Settings(type, remediation, now, minSuccess, deadline);
         facts.add(settings);
 
         Map<String, Record> records = records(body.path("clusters"), problems);
@@ -79,10 +90,12 @@ public final class RolloutRequest {
             throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
                     "the rollout request is invalid: " + problems.get(0), problems);
         }
-        Situation.ALL_SITUATIONS.forEach(name -> facts.add(new Situation(name)));
-        Set<String> recorded = new HashSet<>();
-        clusters.forEach(cluster -> recorded.add(cluster.status()));
-        RecordStatus.ALL_STATUSES.stream().filter(recorded::contains).forEach(name -> facts.add(new RecordStatus(name)));
+        for (Situation situation : Situation.values()) {
+            facts.add(new Treat(situation));
+        }
+        Set<Status> recorded = EnumSet.noneOf(Status.class);
+        clusters.stream().map(ClusterState::status).filter(Objects::nonNull).forEach(recorded::add);
+        recorded.forEach(status -> facts.add(new RecordStatus(status)));
     }
 
     public static RolloutRequest parse(JsonNode body) {
@@ -132,8 +145,8 @@ public final class RolloutRequest {
         }
     }
 
-    private void limit(JsonNode config, String field, String where, List<Problem> problems) {
-        JsonNode value = config.path(field);
+    private void limit(JsonNode config, LimitField field, String where, List<Problem> problems) {
+        JsonNode value = config.path(field.wire());
         if (value.isMissingNode() || value.isNull()) {
             return;
         }
@@ -159,7 +172,7 @@ public final class RolloutRequest {
     }
 
     /** The records by cluster name, in request order, with their transition times parsed. */
-    private record Record(int index, String status, Long lastTransition) {
+    private record Record(int index, Status status, Long lastTransition) {
     }
 
     private Map<String, Record> records(JsonNode requested, List<Problem> problems) {
@@ -173,9 +186,9 @@ public final class RolloutRequest {
             }
             JsonNode time = record.path("lastTransitionTime");
             Long lastTransition = time.isTextual() ? time(time.asText(), "$.clusters[" + i + "].lastTransitionTime", problems) : null;
-            String status = record.path("status").asText();
-            if (!STATUSES.contains(status)) {
-                problems.add(Problem.at("$.clusters[" + i + "].status", "'" + status + "' is not a rollout status: "
+            Status status = Status.fromWire(record.path("status").asText());
+            if (status == null) {
+                problems.add(Problem.at("$.clusters[" + i + "].status", "'" + record.path("status").asText() + "' is not a rollout status: "
                         + "give ToApply, Progressing, Succeeded, Failed, TimeOut or Skip"));
                 continue;
             }

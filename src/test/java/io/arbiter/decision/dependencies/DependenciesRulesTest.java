@@ -1,6 +1,7 @@
 package io.arbiter.decision.dependencies;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.decision.dependencies.DependencyFacts.State;
 import io.arbiter.decision.dependencies.DependencyFacts.TemplateState;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.CompiledRuleBase;
@@ -277,7 +278,7 @@ class DependenciesRulesTest {
         assertFiredTimes(run.firedRules(), CONFLICT, 1);
         assertOnlyState(run.firedRules(), ERROR);
         TemplateState state = onlyState(run.result());
-        assertEquals("TEMPLATE_ERROR", state.state());
+        assertEquals(State.TEMPLATE_ERROR, state.state());
         assertEquals("NonCompliant", state.compliant());
         assertTrue(state.message().contains("conflicting compliance states"), state.message());
         assertFired(run.firedRules(), DELETE);
@@ -338,7 +339,7 @@ class DependenciesRulesTest {
         assertFiredTimes(run.firedRules(), NONE, 2);
         assertFiredTimes(run.firedRules(), APPLY, 1);
         run.result().states().stream().filter(s -> s.policyIndex() == 0).forEach(state -> {
-            assertEquals("TEMPLATE_ERROR", state.state());
+            assertEquals(State.TEMPLATE_ERROR, state.state());
             assertEquals("NonCompliant", state.compliant());
             assertEquals("template-error; All policy-template names must be unique within a policy", state.message());
         });

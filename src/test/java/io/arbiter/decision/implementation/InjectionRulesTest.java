@@ -234,10 +234,10 @@ class InjectionRulesTest {
         assertFiredTimes(result.fired(), OFFERS_DEFAULT, 1);
         assertFiredTimes(result.fired(), OFFERS_ADDITIONAL, 1);
         assertFiredTimes(result.fired(), OFFERS_PARAMETERS, 1);
-        assertEquals(Set.of(new OfferedRequired(winnerSa, 1000), new OfferedRequired(mergedK8s, 2000),
-                new OfferedRequired(globalDefault, 2000)), Set.copyOf(result.offeredRequired()));
-        assertEquals(List.of(new OfferedAdditional(mergedDb, 2000)), result.offeredAdditional());
-        assertEquals(List.of(new OfferedParameter(winnerInput, 1000)), result.offeredParameters());
+        assertEquals(Set.of(new OfferedRequired(winnerSa, new Rank(1, 0)), new OfferedRequired(mergedK8s, new Rank(2, 0)),
+                new OfferedRequired(globalDefault, new Rank(2, 0))), Set.copyOf(result.offeredRequired()));
+        assertEquals(List.of(new OfferedAdditional(mergedDb, new Rank(2, 0))), result.offeredAdditional());
+        assertEquals(List.of(new OfferedParameter(winnerInput, new Rank(1, 0))), result.offeredParameters());
         assertFiredBefore(result.fired(), SELECTED, OFFERS_REQUIRED);
         assertNotFired(result.fired(), HIGHER_TYPE);
         assertNotFired(result.fired(), ITEM_OVER_DEFAULT);
@@ -259,7 +259,7 @@ class InjectionRulesTest {
         Result result = decide(policies(high, low, available("sa-1", GCP_SA), available("sa-2", GCP_SA)), implementation);
 
         assertFiredTimes(result.fired(), HIGHER_TYPE, 1);
-        assertEquals(List.of(new Overridden(new OfferedRequired(low, 2000), new OfferedRequired(high, 1000))), result.overridden());
+        assertEquals(List.of(new Overridden(new OfferedRequired(low, new Rank(2, 0)), new OfferedRequired(high, new Rank(1, 0)))), result.overridden());
         assertNotFired(result.fired(), ITEM_OVER_DEFAULT);
         assertFiredTimes(result.fired(), INJECTED, 1);
         assertEquals(List.of(new RequiredInjection("gcp-sa", 0, "cap.type.gcp.auth", "sa-1", GCP_SA, high.location(), ImplementationFacts.InjectionSource.RULE_INJECT)),
@@ -295,7 +295,7 @@ class InjectionRulesTest {
 
         assertFiredTimes(result.fired(), ITEM_OVER_DEFAULT, 1);
         assertNotFired(result.fired(), HIGHER_TYPE);
-        assertEquals(List.of(new Overridden(new OfferedRequired(actionDefault, 1000), new OfferedRequired(item, 2000))),
+        assertEquals(List.of(new Overridden(new OfferedRequired(actionDefault, new Rank(1, 0)), new OfferedRequired(item, new Rank(2, 0)))),
                 result.overridden());
         assertEquals(Set.of("gcp-sa=sa-1"), result.requiredIds());
         assertNoProblems(result);
@@ -311,7 +311,7 @@ class InjectionRulesTest {
 
         assertFiredTimes(result.fired(), HIGHER_NAME, 1);
         assertFiredTimes(result.fired(), HANDED_OVER, 1);
-        assertEquals(List.of(new AdditionalTypeInstanceInjection(high, 1000)), result.additional());
+        assertEquals(List.of(new AdditionalTypeInstanceInjection(high, new Rank(1, 0))), result.additional());
         assertNoProblems(result);
     }
 
@@ -360,7 +360,7 @@ class InjectionRulesTest {
 
         assertFiredTimes(result.fired(), HANDED_OVER, 2);
         assertNotFired(result.fired(), HIGHER_NAME);
-        assertEquals(Set.of(new AdditionalTypeInstanceInjection(db, 1000), new AdditionalTypeInstanceInjection(credentials, 2000)),
+        assertEquals(Set.of(new AdditionalTypeInstanceInjection(db, new Rank(1, 0)), new AdditionalTypeInstanceInjection(credentials, new Rank(2, 0))),
                 Set.copyOf(result.additional()));
         assertNoProblems(result);
     }
@@ -385,10 +385,10 @@ class InjectionRulesTest {
         assertEquals(json("{\"replicas\": 1, \"tier\": \"gold\", \"region\": \"eu\", \"nested\": {\"x\": 1, \"y\": 2, \"z\": 3}}"),
                 input.value());
         assertEquals(action.location(), input.location());
-        assertEquals(1000, input.rank());
+        assertEquals(new Rank(1, 0), input.rank());
         ParameterInjection extra = result.parameter("extra");
         assertEquals(json("[1, 2]"), extra.value());
-        assertEquals(3000, extra.rank());
+        assertEquals(new Rank(3, 0), extra.rank());
         assertNoProblems(result);
     }
 

@@ -12,6 +12,7 @@ import io.arbiter.decision.implementation.ImplementationFacts.MergedOwner;
 import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
 import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
+import io.arbiter.decision.implementation.ImplementationFacts.Priority;
 import io.arbiter.decision.implementation.ImplementationFacts.RankedItem;
 import io.arbiter.decision.implementation.ImplementationFacts.RuleKeyKind;
 import io.arbiter.decision.implementation.ImplementationFacts.SourceItem;
@@ -79,7 +80,7 @@ class MergeRulesTest {
     private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
 
     /** What the merge derived, read from working memory. */
-    private record Merged(Map<String, Integer> ranks, List<RankedItem> ranked, List<Absorbed> absorbed,
+    private record Merged(Map<String, Rank> ranks, List<RankedItem> ranked, List<Absorbed> absorbed,
                           Set<MergedOwner> owners, List<SurvivingItem> survivors, List<PolicyRule> rules,
                           List<OneOfItem> items, List<InjectedTypeInstance> injected, List<DefaultRank> defaultRanks,
                           List<FiredRule> fired) {
@@ -139,7 +140,8 @@ class MergeRulesTest {
         assertEquals(Set.of(new DefaultRank(SourceKind.ACTION, 1), new DefaultRank(SourceKind.GLOBAL, 2),
                 new DefaultRank(SourceKind.WORKFLOW, 3)), Set.copyOf(merged.defaultRanks()));
         assertEquals(List.of("actionPolicy", "global", "workflowPolicies[0]", "workflowPolicies[1]"), merged.sourceOrder());
-        assertEquals(Map.of("actionPolicy", 1000, "global", 2000, "workflowPolicies[0]", 3000, "workflowPolicies[1]", 3001),
+        assertEquals(Map.of("actionPolicy", new Rank(1, 0), "global", new Rank(2, 0), "workflowPolicies[0]", new Rank(3, 0),
+                        "workflowPolicies[1]", new Rank(3, 1)),
                 merged.ranks());
     }
 
@@ -151,7 +153,7 @@ class MergeRulesTest {
         assertNotFired(merged.fired(), ROW_ACTION);
         assertNotFired(merged.fired(), ROW_WORKFLOW);
         assertFiredTimes(merged.fired(), TABLE_RANK, 1);
-        assertEquals(Map.of("global", 2000), merged.ranks());
+        assertEquals(Map.of("global", new Rank(2, 0)), merged.ranks());
     }
 
     @Test
@@ -165,7 +167,8 @@ class MergeRulesTest {
         assertFiredTimes(merged.fired(), CONFIGURED_RANK, 4);
         assertNotFired(merged.fired(), TABLE_RANK);
         assertEquals(List.of("workflowPolicies[0]", "workflowPolicies[1]", "actionPolicy", "global"), merged.sourceOrder());
-        assertEquals(Map.of("workflowPolicies[0]", 1000, "workflowPolicies[1]", 1001, "actionPolicy", 2000, "global", 3000),
+        assertEquals(Map.of("workflowPolicies[0]", new Rank(1, 0), "workflowPolicies[1]", new Rank(1, 1),
+                        "actionPolicy", new Rank(2, 0), "global", new Rank(3, 0)),
                 merged.ranks());
     }
 
@@ -184,9 +187,10 @@ class MergeRulesTest {
         Merged merged = merge(List.of(global, action, globalRule, actionRule, global0, action0, action1));
 
         assertFiredTimes(merged.fired(), PLACED, 3);
-        Map<String, Integer> priorities = merged.ranked().stream()
+        Map<String, Priority> priorities = merged.ranked().stream()
                 .collect(Collectors.toMap(ranked -> ranked.item().id(), RankedItem::priority));
-        assertEquals(Map.of(action0.id(), 1000 * 1000, action1.id(), 1000 * 1000 + 1, global0.id(), 2000 * 1000), priorities);
+        assertEquals(Map.of(action0.id(), new Priority(new Rank(1, 0), 0), action1.id(), new Priority(new Rank(1, 0), 1),
+                global0.id(), new Priority(new Rank(2, 0), 0)), priorities);
         assertNotFired(merged.fired(), ABSORBED);
         assertFiredTimes(merged.fired(), SURVIVES, 3);
         assertNotFired(merged.fired(), MERGED_OWNER);
@@ -220,6 +224,28 @@ class MergeRulesTest {
                 new MergedOwner(globalItem.id(), actionItem.id()), new MergedOwner(stepItem.id(), actionItem.id())),
                 merged.owners());
         assertFiredBefore(merged.fired(), ABSORBED, SURVIVES);
+    }
+
+    /**
+     * A policy's rank and an item's position are compared apart: a position of 1,000 or more does not reach into
+     * the next policy's rank (a packed {@code rank * 1000 + index} made the first step's item 1000 tie with the
+     * second step's item 0, and its item 1001 come after it).
+     */
+    @Test
+    void aLongOneOfListDoesNotReachIntoTheNextPolicysRank() {
+        PolicySource firstStep = workflowPolicy(0);
+        PolicySource secondStep = workflowPolicy(1);
+        SourceRule firstRule = sourceRule(firstStep, 0, POSTGRES);
+        SourceRule secondRule = sourceRule(secondStep, 0, POSTGRES);
+        SourceItem first1000 = sourceItem(firstRule, 1000, BITNAMI);
+        SourceItem first1001 = sourceItem(firstRule, 1001, CLOUDSQL);
+        SourceItem second0 = sourceItem(secondRule, 0, constraints(BITNAMI.path()));
+        SourceItem second1 = sourceItem(secondRule, 1, ImplementationConstraints.ANY);
+
+        Merged merged = merge(List.of(firstStep, secondStep, firstRule, secondRule, first1000, first1001, second0, second1));
+
+        assertEquals(List.of(new Absorbed(second0, first1000)), merged.absorbed());
+        assertEquals(List.of(first1000.id(), first1001.id(), second1.id()), merged.oneOf(POSTGRES.toString()));
     }
 
     @Test

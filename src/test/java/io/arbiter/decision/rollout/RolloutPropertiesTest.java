@@ -1,5 +1,6 @@
 package io.arbiter.decision.rollout;
 
+import io.arbiter.decision.rollout.RolloutFacts.Status;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.document.Documents;
@@ -62,7 +63,7 @@ class RolloutPropertiesTest {
         if (c.type().equals("All") || c.mandatoryGroups().isEmpty() || mandatoryInputTimeOut(c)) {
             return;
         }
-        boolean otherStarted = decision.toRollout().stream().anyMatch(e -> e.status().equals("ToApply")
+        boolean otherStarted = decision.toRollout().stream().anyMatch(e -> e.status() == Status.TO_APPLY
                 && !c.mandatoryGroups().contains(e.groupIndex()));
         if (!otherStarted) {
             return;
@@ -81,9 +82,9 @@ class RolloutPropertiesTest {
         if (!decision.maxFailureBreach()) {
             return;
         }
-        assertEquals("Failed", decision.aggregatedStatus(), c.toString());
+        assertEquals(Status.FAILED, decision.aggregatedStatus(), c.toString());
         List<RolloutDecision.ClusterEntry> added = decision.toRollout().stream()
-                .filter(e -> e.status().equals("ToApply")).toList();
+                .filter(e -> e.status() == Status.TO_APPLY).toList();
         if (c.type().equals("Progressive") && !decidedByMandatoryGroups(c, decision)) {
             added.forEach(e -> assertTrue(c.records().containsKey(e.cluster()),
                     "cluster " + e.cluster() + " without a record added after a breach: " + c));

@@ -1,5 +1,7 @@
 package io.arbiter.decision.rollout;
 
+import io.arbiter.decision.rollout.RolloutFacts.Remediation;
+import io.arbiter.decision.rollout.RolloutFacts.Status;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.document.Documents;
@@ -438,10 +440,10 @@ class RolloutRulesTest {
         assertNotFired(decision.firedRules(), "Waiting otherwise gets the policy as is");
         assertFired(decision.firedRules(), "Skipped while enforcing progressively keeps informing");
         assertNotFired(decision.firedRules(), "Skipped");
-        assertEquals(List.of(new RolloutDecision.ClusterStatus("a", "Progressing", "enforce"),
-                new RolloutDecision.ClusterStatus("b", "ToApply", "inform"),
-                new RolloutDecision.ClusterStatus("c", "ToApply", "inform"),
-                new RolloutDecision.ClusterStatus("d", "Skip", "inform")), decision.clusterStatuses());
+        assertEquals(List.of(new RolloutDecision.ClusterStatus("a", Status.PROGRESSING, Remediation.ENFORCE),
+                new RolloutDecision.ClusterStatus("b", Status.TO_APPLY, Remediation.INFORM),
+                new RolloutDecision.ClusterStatus("c", Status.TO_APPLY, Remediation.INFORM),
+                new RolloutDecision.ClusterStatus("d", Status.SKIP, Remediation.INFORM)), decision.clusterStatuses());
     }
 
     @Test
@@ -454,8 +456,8 @@ class RolloutRulesTest {
         assertFired(decision.firedRules(), "Waiting otherwise gets the policy as is");
         assertNotFired(decision.firedRules(), "Waiting while enforcing progressively is informed first");
         assertFired(decision.firedRules(), "Skipped");
-        decision.clusterStatuses().forEach(status -> assertEquals("inform", status.remediationAction()));
-        assertEquals("Progressing", decision.clusterStatuses().get(1).rolloutStatus());
+        decision.clusterStatuses().forEach(status -> assertEquals(Remediation.INFORM, status.remediationAction()));
+        assertEquals(Status.PROGRESSING, decision.clusterStatuses().get(1).rolloutStatus());
     }
 
     // ---- every rule is exercised ------------------------------------------------------------------
