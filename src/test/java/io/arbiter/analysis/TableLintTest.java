@@ -1,6 +1,7 @@
 package io.arbiter.analysis;
 
 import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -132,8 +133,8 @@ class TableLintTest {
     // issue 28, third defect: a bad value in a decision-table row compiled to an error at "line -1", with no row
     @Test
     void aCompileErrorIsLocatedAtTheTableRowAndColumn(@TempDir Path temp) throws IOException {
-        Path rules = copy(Path.of("rules"), temp.resolve("rules"));
-        Path tables = copy(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        Path rules = TestFiles.copyTree(Path.of("rules"), temp.resolve("rules"));
+        Path tables = TestFiles.copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
         Path table = tables.resolve("implementation/rule-key-precedence.drl.csv");
         Files.writeString(table, Files.readString(table).replace("rule-key,PATH_REVISION,1", "rule-key,PATH_REVISON,1"));
 
@@ -207,19 +208,5 @@ class TableLintTest {
     void theRolloutTablesCoverEveryStatusAndSituation() throws IOException {
         assertEquals(List.of(), rows(Files.readString(ROLLOUT_STATUS)));
         assertEquals(List.of(), rows(Files.readString(CLUSTER_TREATMENT)));
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
-        return to;
     }
 }

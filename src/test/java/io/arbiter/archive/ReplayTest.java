@@ -12,6 +12,7 @@ import io.arbiter.decision.Snapshot;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,7 +133,7 @@ class ReplayTest {
 
     @Test
     void aChangedArchivedPartIsReportedWithWhatItChanged(@TempDir Path copy) throws Exception {
-        copyTree(archiveDir, copy);
+        TestFiles.copyTree(archiveDir, copy);
         Path policy = copy.resolve("parts/policy/" + embedded.policy().revision() + ".json");
         // the archived policy no longer prefers Implementations that run on Kubernetes
         Files.writeString(policy, Files.readString(policy).replace("cap.*", "cap.interface.other.*"));
@@ -157,18 +158,5 @@ class ReplayTest {
         assertFalse(report.identical());
         assertEquals(embedded.catalog().revision(), report.lookedFor().get("catalogRevision"));
         assertEquals(embedded.ruleBase("capact.backend").revision(), report.lookedFor().get("rulesRevision"));
-    }
-
-    static void copyTree(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
     }
 }

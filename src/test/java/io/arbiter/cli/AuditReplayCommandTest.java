@@ -11,6 +11,7 @@ import io.arbiter.decision.Snapshot;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,7 +101,7 @@ class AuditReplayCommandTest {
 
     @Test
     void aDifferentReplayExitsOneAndSaysWhatDiffers(@TempDir Path copy) throws Exception {
-        copyTree(archive, copy);
+        TestFiles.copyTree(archive, copy);
         Path policy = copy.resolve("parts/policy/" + embedded.policy().revision() + ".json");
         Files.writeString(policy, Files.readString(policy).replace("cap.*", "cap.interface.other.*"));
 
@@ -124,7 +125,7 @@ class AuditReplayCommandTest {
 
     @Test
     void aDamagedArchiveIsOneClearLine(@TempDir Path copy) throws Exception {
-        copyTree(archive, copy);
+        TestFiles.copyTree(archive, copy);
         Files.writeString(copy.resolve("parts/catalog/" + embedded.catalog().revision() + ".json"), "{\"implementations\": 5}");
 
         CliRun run = run("audit", "--id", id, "--replay", log.toString(), "--archive", copy.toString());
@@ -149,18 +150,5 @@ class AuditReplayCommandTest {
         assertTrue(unknownId.err().contains("no decision nope"), unknownId.err());
         assertEquals(1, noArchiveFolder.exit());
         assertTrue(noArchiveFolder.err().contains("is not a folder"), noArchiveFolder.err());
-    }
-
-    private static void copyTree(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,9 +35,9 @@ class ImpactCommandTest {
     @BeforeAll
     static void editTheTable() throws IOException {
         for (String folder : List.of("rules", "decision-tables")) {
-            copy(Path.of(folder), candidate.resolve(folder));
+            TestFiles.copyTree(Path.of(folder), candidate.resolve(folder));
             // the test plugin's policy type (on the test classpath) has its rules there too
-            copy(Path.of("src/test/resources", folder), candidate.resolve(folder));
+            TestFiles.copyTree(Path.of("src/test/resources", folder), candidate.resolve(folder));
         }
         Path table = candidate.resolve("decision-tables/backend/backend-priority.drl.csv");
         List<String> lines = new ArrayList<>(Files.readAllLines(table));
@@ -45,21 +45,6 @@ class ImpactCommandTest {
         lines.remove(pathRow);
         lines.add(pathRow);
         Files.write(table, lines);
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else if (Files.exists(target)) {
-                    continue;
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
     }
 
     private static String[] example(String... more) {

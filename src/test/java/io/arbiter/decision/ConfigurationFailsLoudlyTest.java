@@ -4,6 +4,7 @@ import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.engine.RuleBaseException;
 import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.kie.api.io.ResourceType;
@@ -33,10 +34,10 @@ class ConfigurationFailsLoudlyTest {
     private Path tables;
 
     private void copyProjectRules() throws IOException {
-        rules = copyTree(Path.of("rules"), temp.resolve("rules"));
-        tables = copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
-        copyTree(Path.of("src/test/resources/rules"), rules);
-        copyTree(Path.of("src/test/resources/decision-tables"), tables);
+        rules = TestFiles.copyTree(Path.of("rules"), temp.resolve("rules"));
+        tables = TestFiles.copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        TestFiles.copyTree(Path.of("src/test/resources/rules"), rules);
+        TestFiles.copyTree(Path.of("src/test/resources/decision-tables"), tables);
     }
 
     private static RuleBaseException refused(Path rulesRoot, Path tablesRoot) {
@@ -140,19 +141,5 @@ class ConfigurationFailsLoudlyTest {
 
     private static RuleBaseBuilder.RuleFile drl(String name, String text) {
         return new RuleBaseBuilder.RuleFile(name, text.getBytes(StandardCharsets.UTF_8), ResourceType.DRL);
-    }
-
-    static Path copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path source : files.toList()) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else if (!Files.exists(target)) {
-                    Files.copy(source, target);
-                }
-            }
-        }
-        return to;
     }
 }

@@ -1,6 +1,7 @@
 package io.arbiter.http;
 
 import io.arbiter.decision.Settings;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -39,10 +39,10 @@ class ReloadTest {
 
     @BeforeEach
     void start() throws Exception {
-        rules = copyTree(Path.of("rules"), temp.resolve("rules"));
-        tables = copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
-        copyTree(Path.of("src/test/resources/rules"), rules);
-        copyTree(Path.of("src/test/resources/decision-tables"), tables);
+        rules = TestFiles.copyTree(Path.of("rules"), temp.resolve("rules"));
+        tables = TestFiles.copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        TestFiles.copyTree(Path.of("src/test/resources/rules"), rules);
+        TestFiles.copyTree(Path.of("src/test/resources/decision-tables"), tables);
         Path config = Files.createDirectories(temp.resolve("config"));
         writePolicy(GOOD);
         policy = Files.createSymbolicLink(config.resolve("policy.yaml"), Path.of("..data/policy.yaml"));
@@ -68,22 +68,6 @@ class ReloadTest {
         Files.deleteIfExists(link);
         Files.createSymbolicLink(link, version.getFileName());
         Files.move(link, config.resolve("..data"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static Path copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path source : files.toList()) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else if (Files.exists(target)) {
-                    continue;
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
-        return to;
     }
 
     private HttpTestClient.Response awaitReady(Predicate<HttpTestClient.Response> condition) throws InterruptedException {

@@ -4,14 +4,13 @@ import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.document.DocumentException;
 import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -26,7 +25,7 @@ class SnapshotCandidateTest {
 
     @Test
     void aCandidatePolicyIsDecidedOverTheBaselinesCatalogAndStoreWithoutReadingThemAgain() throws IOException {
-        Path hub = copy(Path.of("fixtures/embedded/catalog"), temp.resolve("hub"));
+        Path hub = TestFiles.copyTree(Path.of("fixtures/embedded/catalog"), temp.resolve("hub"));
         Path store = Files.copy(Path.of("fixtures/embedded/type-instances.yaml"), temp.resolve("type-instances.yaml"));
         Path candidatePolicy = Files.writeString(temp.resolve("candidate.yaml"), """
                 interface:
@@ -37,7 +36,7 @@ class SnapshotCandidateTest {
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         Settings baseline = Settings.embedded().withHubDir(hub).withTypeInstancesFile(store);
         Snapshot before = SnapshotLoader.load(baseline, registry);
-        delete(hub);
+        TestFiles.deleteTree(hub);
         Files.delete(store);
 
         Snapshot after = SnapshotLoader.withCandidate(baseline.withPolicyFile(candidatePolicy), registry, before);
@@ -64,27 +63,5 @@ class SnapshotCandidateTest {
         DocumentException refused = assertThrows(DocumentException.class,
                 () -> SnapshotLoader.withCandidate(Settings.embedded().withPolicyFile(policy), registry, before));
         assertEquals("$.typeInstance.rules[0].backend.id", refused.problems().get(0).path());
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : files.toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
-        return to;
-    }
-
-    private static void delete(Path folder) throws IOException {
-        try (Stream<Path> files = Files.walk(folder)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
     }
 }
