@@ -5,11 +5,7 @@ import io.arbiter.engine.FactId;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The facts of a rollout decision (ocm-rollout.md sections 1 to 3, seed 004). Inserted: the parsed strategy
@@ -28,7 +24,6 @@ public final class RolloutFacts {
         TO_APPLY("ToApply"), PROGRESSING("Progressing"), SUCCEEDED("Succeeded"), FAILED("Failed"), TIME_OUT("TimeOut"),
         SKIP("Skip");
 
-        private static final Map<String, Status> BY_WIRE = byWire(values(), Status::wire);
         private final String wire;
 
         Status(String wire) {
@@ -38,11 +33,6 @@ public final class RolloutFacts {
         @JsonValue
         public String wire() {
             return wire;
-        }
-
-        /** The status spelt {@code wire}, or null when there is none. */
-        public static Status fromWire(String wire) {
-            return BY_WIRE.get(wire);
         }
 
         @Override
@@ -56,7 +46,6 @@ public final class RolloutFacts {
         ALL("All", "all"), PROGRESSIVE("Progressive", "progressive"),
         PROGRESSIVE_PER_GROUP("ProgressivePerGroup", "progressivePerGroup");
 
-        private static final Map<String, Strategy> BY_WIRE = byWire(values(), Strategy::wire);
         private final String wire;
         private final String field;
 
@@ -73,11 +62,6 @@ public final class RolloutFacts {
             return field;
         }
 
-        /** The strategy spelt {@code wire}, or null when there is none. */
-        public static Strategy fromWire(String wire) {
-            return BY_WIRE.get(wire);
-        }
-
         @Override
         public String toString() {
             return wire;
@@ -88,7 +72,6 @@ public final class RolloutFacts {
     public enum Remediation {
         ENFORCE("enforce"), INFORM("inform");
 
-        private static final Map<String, Remediation> BY_WIRE = byWire(values(), Remediation::wire);
         private final String wire;
 
         Remediation(String wire) {
@@ -98,11 +81,6 @@ public final class RolloutFacts {
         @JsonValue
         public String wire() {
             return wire;
-        }
-
-        /** The remediation action spelt {@code wire}, or null when there is none. */
-        public static Remediation fromWire(String wire) {
-            return BY_WIRE.get(wire);
         }
 
         @Override
@@ -196,8 +174,14 @@ public final class RolloutFacts {
         }
     }
 
-    private static <E> Map<String, E> byWire(E[] values, Function<E, String> wire) {
-        return Arrays.stream(values).collect(Collectors.toUnmodifiableMap(wire, value -> value));
+    /** The constant of {@code type} spelt {@code wire} on the wire (its {@code toString}), or null when there is none. */
+    public static <E extends Enum<E>> E fromWire(Class<E> type, String wire) {
+        for (E value : type.getEnumConstants()) {
+            if (value.toString().equals(wire)) {
+                return value;
+            }
+        }
+        return null;
     }
 
     /** The scope of a limit measured against every cluster rather than one group. */

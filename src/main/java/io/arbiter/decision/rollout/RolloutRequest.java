@@ -51,7 +51,7 @@ public final class RolloutRequest {
         List<Problem> problems = new ArrayList<>();
         JsonNode strategy = body.path("strategy");
         String typeText = strategy.path("type").asText("");
-        Strategy type = typeText.isEmpty() ? Strategy.ALL : Strategy.fromWire(typeText);
+        Strategy type = typeText.isEmpty() ? Strategy.ALL : RolloutFacts.fromWire(Strategy.class, typeText);
         if (type == null) { // the schema admits none other
             Problem problem = Problem.at("$.strategy.type", quote(typeText) + " is not a strategy type: give All, "
                     + "Progressive or ProgressivePerGroup");
@@ -75,7 +75,7 @@ public final class RolloutRequest {
             }
         }
         long now = body.has("now") ? time(body.get("now").asText(), "$.now", problems) : micros(Instant.now());
-        Remediation remediation = Remediation.fromWire(body.path("remediationAction").asText(Remediation.ENFORCE.wire()));
+        Remediation remediation = RolloutFacts.fromWire(Remediation.class, body.path("remediationAction").asText(Remediation.ENFORCE.wire()));
         if (remediation == null) { // the schema admits none other
             problems.add(Problem.at("$.remediationAction", quote(body.path("remediationAction").asText())
                     + " is not a remediation action: give enforce or inform"));
@@ -186,9 +186,9 @@ public final class RolloutRequest {
             }
             JsonNode time = record.path("lastTransitionTime");
             Long lastTransition = time.isTextual() ? time(time.asText(), "$.clusters[" + i + "].lastTransitionTime", problems) : null;
-            Status status = Status.fromWire(record.path("status").asText());
+            Status status = RolloutFacts.fromWire(Status.class, record.path("status").asText());
             if (status == null) {
-                problems.add(Problem.at("$.clusters[" + i + "].status", "'" + record.path("status").asText() + "' is not a rollout status: "
+                problems.add(Problem.at("$.clusters[" + i + "].status", quote(record.path("status").asText()) + " is not a rollout status: "
                         + "give ToApply, Progressing, Succeeded, Failed, TimeOut or Skip"));
                 continue;
             }
