@@ -1,11 +1,14 @@
 package io.arbiter.policytype;
 
+import io.arbiter.decision.Snapshot;
+
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
- * A policy type whose name, description, versions, rule set and targets are fixed: given once to the constructor,
- * so that a type's own class holds only how it decides. A type may as well implement {@link PolicyType} directly.
+ * A policy type whose name, description, versions, rule set, snapshot parts read and targets are fixed: given once
+ * to the constructor, so that a type's own class holds only how it decides. A type may as well implement {@link PolicyType} directly.
  */
 public abstract class AbstractPolicyType implements PolicyType {
 
@@ -13,14 +16,16 @@ public abstract class AbstractPolicyType implements PolicyType {
     private final String description;
     private final List<PolicyTypeVersion> versions;
     private final RuleSet ruleSet;
+    private final Set<Snapshot.Part> reads;
     private final List<Target> targets;
 
     protected AbstractPolicyType(String name, String description, List<PolicyTypeVersion> versions, RuleSet ruleSet,
-                                 Target... targets) {
+                                 Set<Snapshot.Part> reads, Target... targets) {
         this.name = Objects.requireNonNull(name, "name");
         this.description = Objects.requireNonNull(description, "description");
         this.versions = List.copyOf(versions);
         this.ruleSet = Objects.requireNonNull(ruleSet, "ruleSet");
+        this.reads = Set.copyOf(reads);
         this.targets = List.of(targets);
     }
 
@@ -47,5 +52,10 @@ public abstract class AbstractPolicyType implements PolicyType {
     @Override
     public final RuleSet ruleSet() {
         return ruleSet;
+    }
+
+    @Override
+    public final Set<Snapshot.Part> reads() {
+        return reads;
     }
 }

@@ -2,6 +2,7 @@ package io.arbiter.decision.backend;
 
 import io.arbiter.policytype.DecisionData;
 import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Snapshot;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.AbstractPolicyType;
@@ -11,6 +12,7 @@ import io.arbiter.policytype.RuleSet;
 import io.arbiter.policytype.SupportStatus;
 import io.arbiter.policytype.Target;
 
+import java.util.EnumSet;
 import java.util.List;
 
 import static io.arbiter.policytype.PolicyTypeVersion.since;
@@ -24,6 +26,7 @@ public final class BackendPolicyType extends AbstractPolicyType {
         super(NAME, "Capact TypeInstance storage backends: typeInstance.rules by exact Type, path, or path pattern.",
                 List.of(PolicyTypeVersion.of("0.2.0", since(SupportStatus.SUPPORTED, "2021.09"))),
                 new RuleSet(List.of("policy-merge", BackendDecider.KIND), BackendDecider.PHASES),
+                EnumSet.allOf(Snapshot.Part.class),
                 new Target("backend",
                         "Which storage backend stores TypeInstances of each given Type (a batch of typeRefs).",
                         JsonSchemas.resource("/schemas/backend-request.json"), null));

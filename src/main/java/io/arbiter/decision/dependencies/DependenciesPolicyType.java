@@ -9,6 +9,7 @@ import io.arbiter.policytype.SupportStatus;
 import io.arbiter.policytype.Target;
 
 import java.util.List;
+import java.util.Set;
 
 import static io.arbiter.policytype.PolicyTypeVersion.since;
 
@@ -21,15 +22,10 @@ public final class DependenciesPolicyType extends AbstractPolicyType {
         super(NAME, "Open Cluster Management policy template dependencies: dependencies and extraDependencies gate each template.",
                 List.of(PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2025.06"))),
                 new RuleSet(DependenciesDecider.KIND, DependenciesDecider.PHASES),
+                Set.of(), // a decision reads only its request and this type's rules
                 new Target("dependencies",
                         "Dependency gating of policy templates over a snapshot of observed objects (Open Cluster Management).",
                         JsonSchemas.resource("/schemas/dependencies-request.json"), null));
-    }
-
-    /** A decision reads only its request and this type's rules: no global policy, catalog or TypeInstance. */
-    @Override
-    public java.util.Set<io.arbiter.decision.Snapshot.Part> reads() {
-        return java.util.Set.of();
     }
 
     @Override

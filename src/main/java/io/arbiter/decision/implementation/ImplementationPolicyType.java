@@ -4,6 +4,7 @@ import io.arbiter.policytype.DecisionData;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Snapshot;
 import io.arbiter.document.Documents;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.document.JsonSchemas;
@@ -16,6 +17,7 @@ import io.arbiter.policytype.SupportStatus;
 import io.arbiter.policytype.Target;
 import picocli.CommandLine.Option;
 
+import java.util.EnumSet;
 import java.util.List;
 
 import static io.arbiter.policytype.PolicyTypeVersion.since;
@@ -35,6 +37,7 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
                         PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2021.03"), since(SupportStatus.DEPRECATED, "2021.09")),
                         PolicyTypeVersion.of("0.2.0", since(SupportStatus.EXPERIMENTAL, "2021.07"), since(SupportStatus.SUPPORTED, "2021.09"))),
                 new RuleSet(List.of("policy-merge", ImplementationDecider.KIND), ImplementationDecider.ALL_PHASES),
+                EnumSet.allOf(Snapshot.Part.class),
                 new Target(TARGET,
                         "Which Implementation serves an Interface under the merged policies, and what to inject into it.",
                         JsonSchemas.resource("/schemas/implementation-request.json"), CliOptions::new));

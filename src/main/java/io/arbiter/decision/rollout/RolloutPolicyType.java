@@ -9,6 +9,7 @@ import io.arbiter.policytype.SupportStatus;
 import io.arbiter.policytype.Target;
 
 import java.util.List;
+import java.util.Set;
 
 import static io.arbiter.policytype.PolicyTypeVersion.since;
 
@@ -21,16 +22,11 @@ public final class RolloutPolicyType extends AbstractPolicyType {
         super(NAME, "Open Cluster Management rollout strategies (All, Progressive, ProgressivePerGroup) for policy updates.",
                 List.of(PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2026.11"))),
                 new RuleSet(RolloutDecider.KIND, RolloutDecider.PHASES),
+                Set.of(), // a decision reads only its request and this type's rules
                 new Target("rollout",
                         "Progressive rollout of a policy update over decision groups: clusters to update now, each cluster's "
                                 + "rollout status and remediation action, the aggregated status (Open Cluster Management).",
                         JsonSchemas.resource("/schemas/rollout-request.json"), null));
-    }
-
-    /** A decision reads only its request and this type's rules: no global policy, catalog or TypeInstance. */
-    @Override
-    public java.util.Set<io.arbiter.decision.Snapshot.Part> reads() {
-        return java.util.Set.of();
     }
 
     @Override
