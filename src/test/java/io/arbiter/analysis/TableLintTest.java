@@ -200,7 +200,7 @@ class TableLintTest {
 
         assertEquals(1, findings.size(), findings.toString());
         assertEquals("uncovered-value", findings.get(0).code());
-        assertTrue(findings.get(0).problem().contains("no row has Status.SKIP"), findings.get(0).problem());
+        assertTrue(findings.get(0).problem().contains("no row has Status.Skip"), findings.get(0).problem());
     }
 
     /** Every status and every situation has a row; a blank cell (any remediation action) covers every constant. */

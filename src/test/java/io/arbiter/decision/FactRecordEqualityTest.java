@@ -41,8 +41,8 @@ class FactRecordEqualityTest {
         var template = new DependencyFacts.Template(0, 0, "t", "ConfigurationPolicy", false, false, null);
         assertNotEquals(template, new DependencyFacts.Template(0, 0, "t", "CertificatePolicy", false, false, null));
         assertNotEquals(template, new DependencyFacts.Template(0, 0, "t", "ConfigurationPolicy", true, false, null));
-        var cluster = new RolloutFacts.ClusterState("a", 0, 0, 0, 0, 0, RolloutFacts.Status.SUCCEEDED, 1L);
-        assertNotEquals(cluster, new RolloutFacts.ClusterState("a", 0, 0, 0, 0, 0, RolloutFacts.Status.FAILED, 1L));
+        var cluster = new RolloutFacts.ClusterState("a", 0, 0, 0, 0, 0, RolloutFacts.Status.Succeeded, 1L);
+        assertNotEquals(cluster, new RolloutFacts.ClusterState("a", 0, 0, 0, 0, 0, RolloutFacts.Status.Failed, 1L));
         var group = new RolloutFacts.Group(0, "g", 0, 3);
         assertNotEquals(group, new RolloutFacts.Group(0, "h", 0, 4));
         assertEquals(template, new DependencyFacts.Template(0, 0, "t", "ConfigurationPolicy", false, false, null));

@@ -74,7 +74,7 @@ public record RecordWalk(Walk phase, List<RolloutEntry> rolledOut, List<RolloutE
         withoutRecord.forEach(list -> ((List<?>) list).forEach(cluster -> candidates.add((ClusterState) cluster)));
         candidates.sort(Comparator.comparingInt(ClusterState::rank));
         List<RolloutEntry> filled = candidates.subList(0, Math.min(candidates.size(), Math.max(0, size - rolledOut.size())))
-                .stream().map(cluster -> new RolloutEntry(phase, cluster, Place.newCluster(0, cluster.rank()), Status.TO_APPLY, null))
+                .stream().map(cluster -> new RolloutEntry(phase, cluster, Place.newCluster(0, cluster.rank()), Status.ToApply, null))
                 .toList();
         return new RecordWalk(phase, rolledOut, filled, timedOut, false);
     }

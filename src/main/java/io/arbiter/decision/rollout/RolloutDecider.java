@@ -71,7 +71,7 @@ public final class RolloutDecider {
         Long recheck = null;
         long now = request.settings().now();
         for (RolloutEntry entry : rollout) {
-            Situation situation = entry.status() == Status.TO_APPLY ? Situation.UPDATED_NOW : Situation.WATCHED;
+            Situation situation = entry.status() == Status.ToApply ? Situation.UPDATED_NOW : Situation.WATCHED;
             situations.put(entry.cluster().name(), situation);
             toRollout.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), entry.status(),
                     actions.get(situation)));
@@ -82,7 +82,7 @@ public final class RolloutDecider {
         List<ClusterEntry> timedOut = new ArrayList<>();
         for (TimeoutEntry entry : timeouts) {
             situations.put(entry.cluster().name(), Situation.TIMED_OUT_NOW);
-            timedOut.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), Status.TIME_OUT,
+            timedOut.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), Status.TimeOut,
                     actions.get(Situation.TIMED_OUT_NOW)));
         }
         List<ClusterStatus> statuses = new ArrayList<>();
@@ -102,10 +102,10 @@ public final class RolloutDecider {
 
     /** Where a cluster in neither list stands: as its record says. */
     private static Situation situationOf(ClusterState cluster) {
-        if (cluster.status() == null || cluster.status() == Status.TO_APPLY) {
+        if (cluster.status() == null || cluster.status() == Status.ToApply) {
             return Situation.WAITING;
         }
-        return cluster.status() == Status.SKIP ? Situation.SKIPPED : Situation.ROLLED_OUT_BEFORE;
+        return cluster.status() == Status.Skip ? Situation.SKIPPED : Situation.ROLLED_OUT_BEFORE;
     }
 
     /** Whole seconds as an integer, fractions as a decimal. */

@@ -3,8 +3,6 @@ package io.arbiter.decision.rollout;
 import io.arbiter.engine.Fact;
 import io.arbiter.engine.FactId;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-
 import java.util.List;
 
 /**
@@ -16,78 +14,24 @@ import java.util.List;
  */
 public final class RolloutFacts {
 
-    /**
-     * A rollout status (ocm-rollout.md section 2). {@code wire} is its spelling in requests, responses and fact
-     * ids, fixed by the contract.
-     */
-    public enum Status {
-        TO_APPLY("ToApply"), PROGRESSING("Progressing"), SUCCEEDED("Succeeded"), FAILED("Failed"), TIME_OUT("TimeOut"),
-        SKIP("Skip");
+    // Status, Strategy, Remediation and LimitField name their constants as the contract spells them, so that
+    // requests, responses, fact ids and decision-table cells all read the same word (ToApply, enforce, maxFailures).
 
-        private final String wire;
+    /** A rollout status (ocm-rollout.md section 2). */
+    public enum Status { ToApply, Progressing, Succeeded, Failed, TimeOut, Skip }
 
-        Status(String wire) {
-            this.wire = wire;
-        }
-
-        @JsonValue
-        public String wire() {
-            return wire;
-        }
-
-        @Override
-        public String toString() {
-            return wire;
-        }
-    }
-
-    /** A strategy's {@code type}, and the field of {@code strategy} that holds its settings. */
+    /** A strategy's {@code type}. */
     public enum Strategy {
-        ALL("All", "all"), PROGRESSIVE("Progressive", "progressive"),
-        PROGRESSIVE_PER_GROUP("ProgressivePerGroup", "progressivePerGroup");
+        All, Progressive, ProgressivePerGroup;
 
-        private final String wire;
-        private final String field;
-
-        Strategy(String wire, String field) {
-            this.wire = wire;
-            this.field = field;
-        }
-
-        public String wire() {
-            return wire;
-        }
-
+        /** The field of {@code strategy} that holds its settings: the type with a small initial ({@code progressive}). */
         public String field() {
-            return field;
-        }
-
-        @Override
-        public String toString() {
-            return wire;
+            return Character.toLowerCase(name().charAt(0)) + name().substring(1);
         }
     }
 
-    /** A remediation action, as the request and the response spell it. */
-    public enum Remediation {
-        ENFORCE("enforce"), INFORM("inform");
-
-        private final String wire;
-
-        Remediation(String wire) {
-            this.wire = wire;
-        }
-
-        @JsonValue
-        public String wire() {
-            return wire;
-        }
-
-        @Override
-        public String toString() {
-            return wire;
-        }
-    }
+    /** A remediation action. */
+    public enum Remediation { enforce, inform }
 
     /** The walk over the mandatory decision groups, and the walk over the others (or over every record). */
     public enum Walk {
@@ -101,24 +45,7 @@ public final class RolloutFacts {
     }
 
     /** The limits a strategy sets, by the field that gives them. */
-    public enum LimitField {
-        MAX_FAILURES("maxFailures"), MAX_CONCURRENCY("maxConcurrency");
-
-        private final String wire;
-
-        LimitField(String wire) {
-            this.wire = wire;
-        }
-
-        public String wire() {
-            return wire;
-        }
-
-        @Override
-        public String toString() {
-            return wire;
-        }
-    }
+    public enum LimitField { maxFailures, maxConcurrency }
 
     /** How the status table treats a record's status (decision-tables/rollout/rollout-status.drl.csv). */
     public enum Treatment { NEW, SUCCEEDED, WATCHED, FINISHED }
@@ -145,8 +72,8 @@ public final class RolloutFacts {
 
     /** The rollout status the treatment table has a cluster report: a status, or the one it has. */
     public enum Reported {
-        AS_RECORDED(null), TO_APPLY(Status.TO_APPLY), PROGRESSING(Status.PROGRESSING), TIME_OUT(Status.TIME_OUT),
-        SKIP(Status.SKIP);
+        AS_RECORDED(null), ToApply(Status.ToApply), Progressing(Status.Progressing), TimeOut(Status.TimeOut),
+        Skip(Status.Skip);
 
         private final Status status;
 
@@ -170,14 +97,14 @@ public final class RolloutFacts {
         ROOT, INFORM;
 
         public Remediation of(Settings settings) {
-            return this == ROOT ? settings.remediationAction() : Remediation.INFORM;
+            return this == ROOT ? settings.remediationAction() : Remediation.inform;
         }
     }
 
-    /** The constant of {@code type} spelt {@code wire} on the wire (its {@code toString}), or null when there is none. */
+    /** The constant of {@code type} named {@code wire}, or null when there is none. */
     public static <E extends Enum<E>> E fromWire(Class<E> type, String wire) {
         for (E value : type.getEnumConstants()) {
-            if (value.toString().equals(wire)) {
+            if (value.name().equals(wire)) {
                 return value;
             }
         }
@@ -210,7 +137,7 @@ public final class RolloutFacts {
                            Long deadline, String factId) implements Fact {
         /** Its fact id is built once: most rollout rules match the settings. */
         public Settings(Strategy type, Remediation remediationAction, long now, long minSuccess, Long deadline) {
-            this(type, type != Strategy.ALL, remediationAction, now, minSuccess, deadline,
+            this(type, type != Strategy.All, remediationAction, now, minSuccess, deadline,
                     "strategy " + type + ", remediationAction " + remediationAction);
         }
     }
@@ -320,7 +247,7 @@ public final class RolloutFacts {
         }
 
         public boolean toApply() {
-            return cluster.status() == Status.TO_APPLY;
+            return cluster.status() == Status.ToApply;
         }
     }
 

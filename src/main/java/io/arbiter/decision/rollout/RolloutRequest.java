@@ -51,7 +51,7 @@ public final class RolloutRequest {
         List<Problem> problems = new ArrayList<>();
         JsonNode strategy = body.path("strategy");
         String typeText = strategy.path("type").asText("");
-        Strategy type = typeText.isEmpty() ? Strategy.ALL : RolloutFacts.fromWire(Strategy.class, typeText);
+        Strategy type = typeText.isEmpty() ? Strategy.All : RolloutFacts.fromWire(Strategy.class, typeText);
         if (type == null) { // the schema admits none other
             Problem problem = Problem.at("$.strategy.type", quote(typeText) + " is not a strategy type: give All, "
                     + "Progressive or ProgressivePerGroup");
@@ -63,11 +63,11 @@ public final class RolloutRequest {
 
         long minSuccess = duration(config, "minSuccessTime", where, problems);
         Long deadline = deadline(config, where, problems);
-        limit(config, LimitField.MAX_FAILURES, where, problems);
-        if (type == Strategy.PROGRESSIVE) {
-            limit(config, LimitField.MAX_CONCURRENCY, where, problems);
+        limit(config, LimitField.maxFailures, where, problems);
+        if (type == Strategy.Progressive) {
+            limit(config, LimitField.maxConcurrency, where, problems);
         }
-        if (type != Strategy.ALL) {
+        if (type != Strategy.All) {
             JsonNode mandatory = config.path("mandatoryDecisionGroups");
             for (int i = 0; i < mandatory.size(); i++) {
                 JsonNode entry = mandatory.get(i);
@@ -75,11 +75,11 @@ public final class RolloutRequest {
             }
         }
         long now = body.has("now") ? time(body.get("now").asText(), "$.now", problems) : micros(Instant.now());
-        Remediation remediation = RolloutFacts.fromWire(Remediation.class, body.path("remediationAction").asText(Remediation.ENFORCE.wire()));
+        Remediation remediation = RolloutFacts.fromWire(Remediation.class, body.path("remediationAction").asText(Remediation.enforce.name()));
         if (remediation == null) { // the schema admits none other
             problems.add(Problem.at("$.remediationAction", quote(body.path("remediationAction").asText())
                     + " is not a remediation action: give enforce or inform"));
-            remediation = Remediation.ENFORCE;
+            remediation = Remediation.enforce;
         }
         settings = new Settings(type, remediation, now, minSuccess, deadline);
         facts.add(settings);
@@ -146,7 +146,7 @@ public final class RolloutRequest {
     }
 
     private void limit(JsonNode config, LimitField field, String where, List<Problem> problems) {
-        JsonNode value = config.path(field.wire());
+        JsonNode value = config.path(field.name());
         if (value.isMissingNode() || value.isNull()) {
             return;
         }

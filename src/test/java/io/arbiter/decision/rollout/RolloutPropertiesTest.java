@@ -63,7 +63,7 @@ class RolloutPropertiesTest {
         if (c.type().equals("All") || c.mandatoryGroups().isEmpty() || mandatoryInputTimeOut(c)) {
             return;
         }
-        boolean otherStarted = decision.toRollout().stream().anyMatch(e -> e.status() == Status.TO_APPLY
+        boolean otherStarted = decision.toRollout().stream().anyMatch(e -> e.status() == Status.ToApply
                 && !c.mandatoryGroups().contains(e.groupIndex()));
         if (!otherStarted) {
             return;
@@ -82,9 +82,9 @@ class RolloutPropertiesTest {
         if (!decision.maxFailureBreach()) {
             return;
         }
-        assertEquals(Status.FAILED, decision.aggregatedStatus(), c.toString());
+        assertEquals(Status.Failed, decision.aggregatedStatus(), c.toString());
         List<RolloutDecision.ClusterEntry> added = decision.toRollout().stream()
-                .filter(e -> e.status() == Status.TO_APPLY).toList();
+                .filter(e -> e.status() == Status.ToApply).toList();
         if (c.type().equals("Progressive") && !decidedByMandatoryGroups(c, decision)) {
             added.forEach(e -> assertTrue(c.records().containsKey(e.cluster()),
                     "cluster " + e.cluster() + " without a record added after a breach: " + c));

@@ -440,10 +440,10 @@ class RolloutRulesTest {
         assertNotFired(decision.firedRules(), "Waiting otherwise gets the policy as is");
         assertFired(decision.firedRules(), "Skipped while enforcing progressively keeps informing");
         assertNotFired(decision.firedRules(), "Skipped");
-        assertEquals(List.of(new RolloutDecision.ClusterStatus("a", Status.PROGRESSING, Remediation.ENFORCE),
-                new RolloutDecision.ClusterStatus("b", Status.TO_APPLY, Remediation.INFORM),
-                new RolloutDecision.ClusterStatus("c", Status.TO_APPLY, Remediation.INFORM),
-                new RolloutDecision.ClusterStatus("d", Status.SKIP, Remediation.INFORM)), decision.clusterStatuses());
+        assertEquals(List.of(new RolloutDecision.ClusterStatus("a", Status.Progressing, Remediation.enforce),
+                new RolloutDecision.ClusterStatus("b", Status.ToApply, Remediation.inform),
+                new RolloutDecision.ClusterStatus("c", Status.ToApply, Remediation.inform),
+                new RolloutDecision.ClusterStatus("d", Status.Skip, Remediation.inform)), decision.clusterStatuses());
     }
 
     @Test
@@ -456,8 +456,8 @@ class RolloutRulesTest {
         assertFired(decision.firedRules(), "Waiting otherwise gets the policy as is");
         assertNotFired(decision.firedRules(), "Waiting while enforcing progressively is informed first");
         assertFired(decision.firedRules(), "Skipped");
-        decision.clusterStatuses().forEach(status -> assertEquals(Remediation.INFORM, status.remediationAction()));
-        assertEquals(Status.PROGRESSING, decision.clusterStatuses().get(1).rolloutStatus());
+        decision.clusterStatuses().forEach(status -> assertEquals(Remediation.inform, status.remediationAction()));
+        assertEquals(Status.Progressing, decision.clusterStatuses().get(1).rolloutStatus());
     }
 
     // ---- every rule is exercised ------------------------------------------------------------------
