@@ -12,20 +12,27 @@ import java.util.List;
         subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
 public final class ArbiterCli {
 
+    /** The policy types the subcommands decide, lint and test with: they reach it as their {@code @ParentCommand}. */
+    final PolicyTypeRegistry registry;
+
+    private ArbiterCli(PolicyTypeRegistry registry) {
+        this.registry = registry;
+    }
+
     public static void main(String[] args) {
         System.exit(commandLine(PolicyTypeRegistry.discover()).execute(args));
     }
 
     /** The command line, with {@code decide <target>} and {@code policy-types} generated from the registry. */
     public static CommandLine commandLine(PolicyTypeRegistry registry) {
-        CommandLine cli = new CommandLine(new ArbiterCli());
+        CommandLine cli = new CommandLine(new ArbiterCli(registry));
         cli.addSubcommand("decide", DecideCommand.withTargets(registry));
-        cli.addSubcommand("policy-types", new PolicyTypesCommand(registry));
-        cli.addSubcommand("lint", new LintCommand(registry));
-        cli.addSubcommand("test", new TestCommand(registry));
+        cli.addSubcommand("policy-types", new PolicyTypesCommand());
+        cli.addSubcommand("lint", new LintCommand());
+        cli.addSubcommand("test", new TestCommand());
         cli.addSubcommand("migrate", new MigrateCommand());
         cli.addSubcommand("audit", new AuditCommand());
-        cli.addSubcommand("impact", new ImpactCommand(registry));
+        cli.addSubcommand("impact", new ImpactCommand());
         // set after the subcommands are added: picocli applies these to the subcommands it has at the time
         return cli.setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(ArbiterCli::reportFailure);
     }

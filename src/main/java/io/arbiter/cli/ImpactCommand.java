@@ -8,7 +8,6 @@ import io.arbiter.impact.ImpactReport;
 import io.arbiter.impact.ImpactText;
 import io.arbiter.impact.Probe;
 import io.arbiter.impact.Probes;
-import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.suite.TestCase;
@@ -16,6 +15,7 @@ import io.arbiter.suite.TestSuites;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -53,7 +53,8 @@ import java.util.concurrent.Callable;
                 "  arbiter impact --candidate-rules my/rules --candidate-decision-tables my/decision-tables --sweep --fail-on-change"})
 final class ImpactCommand implements Callable<Integer> {
 
-    private final PolicyTypeRegistry registry;
+    @ParentCommand
+    ArbiterCli arbiter;
 
     @Mixin
     SnapshotOptions baseline;
@@ -103,10 +104,6 @@ final class ImpactCommand implements Callable<Integer> {
 
     enum Format { text, json }
 
-    ImpactCommand(PolicyTypeRegistry registry) {
-        this.registry = registry;
-    }
-
     @Override
     public Integer call() throws IOException {
         if (candidatePolicy == null && candidateRules == null && candidateTables == null) {
@@ -130,12 +127,12 @@ final class ImpactCommand implements Callable<Integer> {
         if (candidateRules != null) {
             candidateSettings = candidateSettings.withRules(candidateRules, candidateTables);
         }
-        Snapshot before = SnapshotLoader.load(baseSettings, registry);
-        Snapshot after = SnapshotLoader.withCandidate(candidateSettings, registry, before);
+        Snapshot before = SnapshotLoader.load(baseSettings, arbiter.registry);
+        Snapshot after = SnapshotLoader.withCandidate(candidateSettings, arbiter.registry, before);
 
         List<Probe> probes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        List<TestCase> testCases = tests.isEmpty() ? List.of() : TestSuites.load(tests, registry);
+        List<TestCase> testCases = tests.isEmpty() ? List.of() : TestSuites.load(tests, arbiter.registry);
         if (sweep || (replay.isEmpty() && tests.isEmpty())) {
             probes.addAll(Probes.sweep(before.catalog(), after.catalog()));
         }
@@ -151,7 +148,7 @@ final class ImpactCommand implements Callable<Integer> {
         }
         ImpactAnalysis.Progress shown = progress && System.console() != null && format == Format.text
                 ? new ProgressBar(err) : ImpactAnalysis.Progress.NONE;
-        ImpactReport report = ImpactAnalysis.run(new Decisions(registry, before), new Decisions(registry, after),
+        ImpactReport report = ImpactAnalysis.run(new Decisions(arbiter.registry, before), new Decisions(arbiter.registry, after),
                 probes, testCases, skipped, limit, null, shown);
         if (shown instanceof ProgressBar bar) {
             bar.finish();

@@ -2,13 +2,13 @@ package io.arbiter.cli;
 
 import io.arbiter.policytype.DecisionData;
 import io.arbiter.policytype.PolicyType;
-import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.PolicyTypeView;
 import io.arbiter.policytype.Target;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
         description = "List the registered policy types: versions with support-status history, targets, schemas.")
 final class PolicyTypesCommand implements Callable<Integer> {
 
-    private final PolicyTypeRegistry registry;
+    @ParentCommand
+    ArbiterCli arbiter;
 
     @Mixin
     Console console;
@@ -27,18 +28,14 @@ final class PolicyTypesCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON (as GET /v1/policy-types/{name}, with schemas) instead of text.")
     boolean json;
 
-    PolicyTypesCommand(PolicyTypeRegistry registry) {
-        this.registry = registry;
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();
         if (json) {
-            console.printJson(registry.types().stream().map(type -> PolicyTypeView.of(type, true)).toList());
+            console.printJson(arbiter.registry.types().stream().map(type -> PolicyTypeView.of(type, true)).toList());
             return 0;
         }
-        for (PolicyType type : registry.types()) {
+        for (PolicyType type : arbiter.registry.types()) {
             out.println(type.name() + ": " + type.description());
             for (PolicyTypeVersion version : type.versions()) {
                 out.println("  version " + version.version() + "  " + version.status() + "  (" + version.statusHistory().stream()

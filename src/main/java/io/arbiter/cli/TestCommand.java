@@ -6,7 +6,6 @@ import io.arbiter.decision.Snapshot;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.RuleSources.RuleSource;
-import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.suite.Coverage;
 import io.arbiter.suite.JUnitReport;
@@ -18,6 +17,7 @@ import io.arbiter.suite.TestSuites;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
@@ -59,7 +59,8 @@ final class TestCommand implements Callable<Integer> {
 
     enum Format { TEXT, JSON }
 
-    private final PolicyTypeRegistry registry;
+    @ParentCommand
+    ArbiterCli arbiter;
 
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "Suite files and folders of them.")
     List<Path> paths;
@@ -82,10 +83,6 @@ final class TestCommand implements Callable<Integer> {
     @Mixin
     Console console;
 
-    TestCommand(PolicyTypeRegistry registry) {
-        this.registry = registry;
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();
@@ -98,9 +95,9 @@ final class TestCommand implements Callable<Integer> {
         List<TestResult> results;
         SuiteRunner runner;
         try {
-            tests = TestSuites.load(paths, registry);
-            Snapshot loaded = SnapshotLoader.load(snapshot.settings(), registry);
-            runner = new SuiteRunner(registry, loaded);
+            tests = TestSuites.load(paths, arbiter.registry);
+            Snapshot loaded = SnapshotLoader.load(snapshot.settings(), arbiter.registry);
+            runner = new SuiteRunner(arbiter.registry, loaded);
             results = runner.runAll(tests);
         } catch (SuiteException e) {
             err.println("arbiter test: the suite " + e.file() + " cannot be run:");
