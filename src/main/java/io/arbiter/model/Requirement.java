@@ -11,14 +11,6 @@ import io.arbiter.engine.FactId;
 public record Requirement(String implementationKey, String groupPrefix, Quantifier quantifier, int index,
                           Ref typeRef, String alias) implements Fact {
 
-    public String typePath() {
-        return typeRef.path();
-    }
-
-    public String typeRevision() {
-        return typeRef.revision();
-    }
-
     /** The group this item belongs to, e.g. {@code cap.core.type.platform oneOf}. */
     public String groupId() {
         return groupPrefix + " " + quantifier.ocfName();

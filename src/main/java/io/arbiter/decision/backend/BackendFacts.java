@@ -19,13 +19,6 @@ public final class BackendFacts {
     /** One Type of the request's {@code typeRefs} batch; {@code index} keeps the response in request order. */
     @FactId("typeRefs[{index}] {typeRef}")
     public record TypeQuery(int index, Ref typeRef) implements Fact {
-        public String path() {
-            return typeRef.path();
-        }
-
-        public String revision() {
-            return typeRef.revision();
-        }
     }
 
     /**
@@ -35,14 +28,6 @@ public final class BackendFacts {
     @FactId("{location}")
     public record BackendRule(String location, String sourceId, Ref typeRef, boolean pattern, String prefix,
                               String backendId, String backendDescription) implements Fact {
-        public String path() {
-            return typeRef.path();
-        }
-
-        public String revision() {
-            return typeRef.revision();
-        }
-
         public int prefixLength() {
             return prefix.length();
         }

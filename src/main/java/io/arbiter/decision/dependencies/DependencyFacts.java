@@ -244,25 +244,11 @@ public final class DependencyFacts {
     /** A member's compliance, from the request's policy of the same canonical name. */
     @FactId("{member.factId} {compliant}")
     public record MemberCompliance(SetMember member, String compliant) implements Fact {
-        public PolicySetFact set() {
-            return member.set();
-        }
-
-        public String memberName() {
-            return member.member();
-        }
     }
 
     /** A member with no compliance (not in the request, or its policy has no state). */
     @FactId("{member.factId} unknown")
     public record MemberUnknown(SetMember member) implements Fact {
-        public PolicySetFact set() {
-            return member.set();
-        }
-
-        public String memberName() {
-            return member.member();
-        }
     }
 
     /** A PolicySet's compliance over its members (the policyset-compliance table). */

@@ -409,8 +409,8 @@ public final class ImplementationDecider {
         Map<String, OneOfItem> items = new LinkedHashMap<>();
         Map<String, Set<Implementation>> tried = new LinkedHashMap<>();
         factsOf(session, Trial.class).forEach(trial -> {
-            items.putIfAbsent(trial.itemId(), trial.item());
-            tried.computeIfAbsent(trial.itemId(), id -> new LinkedHashSet<>()).add(trial.implementation());
+            items.putIfAbsent(trial.item().id(), trial.item());
+            tried.computeIfAbsent(trial.item().id(), id -> new LinkedHashSet<>()).add(trial.implementation());
         });
         Map<String, List<Ref>> matched = new LinkedHashMap<>();
         factsOf(session, ItemMatch.class).forEach(match -> {

@@ -25,13 +25,6 @@ public final class ImplementationFacts {
     /** The Interface the decision is for; its revision is already resolved (may be null when unknown). */
     @FactId("interface {ref}")
     public record InterfaceQuery(Ref ref) implements Fact {
-        public String path() {
-            return ref.path();
-        }
-
-        public String revision() {
-            return ref.revision();
-        }
     }
 
     /** How a policy rule names its Interface: a syntax property of the rule, not a judgement. */
@@ -49,13 +42,6 @@ public final class ImplementationFacts {
     /** {@code interface.rules[index]} of the (merged) policy. */
     @FactId("{id}")
     public record PolicyRule(String id, int index, Ref interfaceRef, RuleKeyKind keyKind, int oneOfCount) implements Fact {
-        public String interfacePath() {
-            return interfaceRef.path();
-        }
-
-        public String interfaceRevision() {
-            return interfaceRef.revision();
-        }
     }
 
     /** {@code interface.rules[i].oneOf[index]}: its constraints, flattened for matching. */
@@ -67,13 +53,6 @@ public final class ImplementationFacts {
     /** A TypeInstance that exists in the system (TypeInstance store or platform). */
     @FactId("typeInstance {id}")
     public record AvailableTypeInstance(String id, Ref typeRef) implements Fact {
-        public String typePath() {
-            return typeRef.path();
-        }
-
-        public String typeRevision() {
-            return typeRef.revision();
-        }
     }
 
     /** Where an injected TypeInstance comes from. */
@@ -85,13 +64,6 @@ public final class ImplementationFacts {
      */
     @FactId("inject {id} into {itemId}")
     public record InjectedTypeInstance(String itemId, String id, Ref typeRef, InjectionSource source) implements Fact {
-        public String typePath() {
-            return typeRef.path();
-        }
-
-        public String typeRevision() {
-            return typeRef.revision();
-        }
     }
 
     // ---- inserted: the policies to merge (policy-syntax section 5) ----
@@ -165,9 +137,6 @@ public final class ImplementationFacts {
     /** A source item and its place in the merged order (lower first). */
     @FactId("{item.id} priority {priority}")
     public record RankedItem(SourceItem item, Priority priority) implements Fact {
-        public String ruleKey() {
-            return item.ruleKey();
-        }
     }
 
     /** An item merged into a higher item with equal constraints (policy-syntax 5). */
@@ -178,9 +147,6 @@ public final class ImplementationFacts {
     /** An item that stays in the merged oneOf list (it absorbed nothing or it is the highest of its equals). */
     @FactId("surviving {item.id}")
     public record SurvivingItem(SourceItem item, Priority priority) implements Fact {
-        public String ruleKey() {
-            return item.ruleKey();
-        }
     }
 
     /** An entry that a higher one replaces (same Type, or same name). */
@@ -207,33 +173,16 @@ public final class ImplementationFacts {
     /** A required TypeInstance entry offered to the winning item, with its policy's rank. */
     @FactId("offered {entry.location}")
     public record OfferedRequired(RequiredEntry entry, Rank rank) implements Fact {
-        public Ref typeRef() {
-            return entry.typeRef();
-        }
-
-        public String id() {
-            return entry.id();
-        }
-
-        public boolean fromDefault() {
-            return entry.fromDefault();
-        }
     }
 
     /** An additional TypeInstance entry offered to the winning item, with its policy's rank. */
     @FactId("offered {entry.location}")
     public record OfferedAdditional(AdditionalTypeInstanceEntry entry, Rank rank) implements Fact {
-        public String name() {
-            return entry.name();
-        }
     }
 
     /** An additional parameter entry offered to the winning item, with its policy's rank. */
     @FactId("offered {entry.location}")
     public record OfferedParameter(AdditionalParameterEntry entry, Rank rank) implements Fact {
-        public String name() {
-            return entry.name();
-        }
     }
 
     /** The selected Implementation: the first candidate by path, then revision descending. */
@@ -292,13 +241,6 @@ public final class ImplementationFacts {
     /** An Implementation of the Interface, to be tried against a oneOf item of the applicable rule. */
     @FactId("trial {implementation.key} for {item.id}")
     public record Trial(OneOfItem item, Implementation implementation) implements Fact {
-        public String itemId() {
-            return item.id();
-        }
-
-        public String implementationKey() {
-            return implementation.key();
-        }
     }
 
     /** A requirement for which a TypeInstance of its exact Type exists: the same whichever item is tried. */
