@@ -75,6 +75,16 @@ public final class DependencyFacts {
             this(policyIndex, index, name, kind, ignorePending, applied, object,
                     "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name);
         }
+
+        /**
+         * By position only, which equal templates share (equals still compares every field). The rules join most
+         * facts on their template, so Drools hashes a template for every tuple it indexes; hashing every field and
+         * the observed object cost the 500-policy benchmark about a tenth of its time.
+         */
+        @Override
+        public int hashCode() {
+            return 31 * policyIndex + index;
+        }
     }
 
     /**
