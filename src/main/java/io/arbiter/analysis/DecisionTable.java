@@ -21,8 +21,11 @@ record DecisionTable(String file, List<String> imports, boolean sequential, List
         }
     }
 
-    /** One {@code RuleTable}: the row of its name, its column kinds, code cells, headers and data rows. */
-    record Table(String name, int nameRow, List<String> kinds, Row code, Row headers, List<Row> rows) {
+    /**
+     * One {@code RuleTable}: the row of its name, its column kinds, object types (the pattern each condition column
+     * constrains), code cells, headers and data rows.
+     */
+    record Table(String name, int nameRow, List<String> kinds, Row objectTypes, Row code, Row headers, List<Row> rows) {
         String kind(int column) {
             return column < kinds.size() ? kinds.get(column).trim() : "";
         }
@@ -83,8 +86,8 @@ record DecisionTable(String file, List<String> imports, boolean sequential, List
                     rows.add(all.get(r));
                     r++;
                 }
-                tables.add(new Table(table.group(1).trim(), row.number(), all.get(i + 1).cells(), all.get(i + 3),
-                        all.get(i + 4), rows));
+                tables.add(new Table(table.group(1).trim(), row.number(), all.get(i + 1).cells(), all.get(i + 2),
+                        all.get(i + 3), all.get(i + 4), rows));
                 i = r - 1;
             }
         }

@@ -124,6 +124,7 @@ public final class TableLint {
             for (int c : table.columnsOf("CONDITION")) {
                 enumColumn(file, table, c, findings);
             }
+            repeatedPatterns(file, table, findings);
             if (firedRules != null) {
                 List<Integer> names = table.columnsOf("NAME");
                 for (Row row : table.rows()) {
@@ -172,6 +173,26 @@ public final class TableLint {
                 findings.add(Finding.inTable(Severity.WARNING, "uncovered-value", file.file(), table.code().number(),
                         column + 1, "no row has " + type.getSimpleName() + "." + constant + " in '" + table.headers().cell(column)
                                 + "': facts with it match no row of '" + table.name() + "'"));
+            }
+        }
+    }
+
+    /**
+     * Condition columns side by side with the same object type each match a fact of their own unless their cells end
+     * in {@code ...} (the CSV form of merged spreadsheet cells): {@code $p : Placement} twice is two Placements, any
+     * two, not one Placement meeting both conditions.
+     */
+    private static void repeatedPatterns(DecisionTable file, Table table, List<Finding> findings) {
+        List<Integer> conditions = table.columnsOf("CONDITION");
+        for (int i = 1; i < conditions.size(); i++) {
+            int previous = conditions.get(i - 1);
+            int column = conditions.get(i);
+            String type = table.objectTypes().cell(column);
+            if (column == previous + 1 && !type.isEmpty() && !type.endsWith("...")
+                    && type.equals(table.objectTypes().cell(previous))) {
+                findings.add(Finding.inTable(Severity.WARNING, "repeated-pattern", file.file(),
+                        table.objectTypes().number(), column + 1, "'" + type + "' repeats the column before it: each"
+                                + " column matches a fact of its own; end both cells in ... to constrain one fact"));
             }
         }
     }

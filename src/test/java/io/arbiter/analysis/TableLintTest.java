@@ -208,5 +208,21 @@ class TableLintTest {
     void theRolloutTablesCoverEveryStatusAndSituation() throws IOException {
         assertEquals(List.of(), rows(Files.readString(ROLLOUT_STATUS)));
         assertEquals(List.of(), rows(Files.readString(CLUSTER_TREATMENT)));
+        assertEquals(List.of(), rows(Files.readString(Path.of("decision-tables/rollout/cluster-situation.drl.csv"))));
+    }
+
+    // Without the ... the situation table matched two Placements per row, and a ToApply record waiting its turn was
+    // reported as updated now.
+    @Test
+    void conditionColumnsRepeatingAnObjectTypeWithoutDotsAreAWarningAtTheSecond() throws IOException {
+        String merged = Files.readString(CLUSTER_TREATMENT);
+        String repeated = merged.replace("$settings : Settings...", "$settings : Settings");
+
+        List<Finding> findings = rows(repeated);
+
+        assertEquals(List.of("repeated-pattern", "repeated-pattern"), findings.stream().map(Finding::code).toList());
+        assertEquals(8, findings.get(0).line(), findings.toString());
+        assertEquals(List.of(5, 6), findings.stream().map(Finding::column).toList());
+        assertTrue(findings.get(0).problem().contains("end both cells in ..."), findings.get(0).problem());
     }
 }

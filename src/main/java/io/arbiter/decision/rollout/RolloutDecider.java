@@ -38,14 +38,14 @@ public final class RolloutDecider {
     /** What one run of the rule base produced. */
     public record Result(List<Decided> decided, List<RolloutEntry> rollout, List<TimeoutEntry> timeouts,
                          List<Breach> breaches, List<Removed> removed, List<AggregatedStatus> aggregated,
-                         List<ReportedStatus> reported, List<ActionFor> actions) {
+                         List<SituationOf> situations, List<ReportedStatus> reported, List<ActionFor> actions) {
     }
 
     public static Result read(KieSession session) {
         return new Result(factsOf(session, Decided.class), factsOf(session, RolloutEntry.class),
                 factsOf(session, TimeoutEntry.class), factsOf(session, Breach.class), factsOf(session, Removed.class),
-                factsOf(session, AggregatedStatus.class), factsOf(session, ReportedStatus.class),
-                factsOf(session, ActionFor.class));
+                factsOf(session, AggregatedStatus.class), factsOf(session, SituationOf.class),
+                factsOf(session, ReportedStatus.class), factsOf(session, ActionFor.class));
     }
 
     public static RolloutDecision decide(RolloutRequest request, CompiledRuleBase ruleBase) {
@@ -56,6 +56,8 @@ public final class RolloutDecider {
                     + result.aggregated() + "; exactly one of each was expected");
         }
         Walk phase = result.decided().get(0).phase();
+        Map<Placement, Situation> situationAt = new HashMap<>();
+        result.situations().forEach(s -> situationAt.put(s.placement(), s.situation()));
         Map<Situation, Reported> reported = new EnumMap<>(Situation.class);
         result.reported().forEach(r -> reported.put(r.situation(), r.status()));
         Map<Situation, Remediation> actions = new EnumMap<>(Situation.class);
@@ -71,7 +73,7 @@ public final class RolloutDecider {
         Long recheck = null;
         long now = request.settings().now();
         for (RolloutEntry entry : rollout) {
-            Situation situation = entry.status() == Status.ToApply ? Situation.UPDATED_NOW : Situation.WATCHED;
+            Situation situation = situation(situationAt, Listed.ROLLOUT, entry.status());
             situations.put(entry.cluster().name(), situation);
             toRollout.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), entry.status(),
                     actions.get(situation)));
@@ -81,13 +83,17 @@ public final class RolloutDecider {
         }
         List<ClusterEntry> timedOut = new ArrayList<>();
         for (TimeoutEntry entry : timeouts) {
-            situations.put(entry.cluster().name(), Situation.TIMED_OUT_NOW);
+            Situation situation = situation(situationAt, Listed.TIMED_OUT, entry.cluster().status());
+            situations.put(entry.cluster().name(), situation);
             timedOut.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), Status.TimeOut,
-                    actions.get(Situation.TIMED_OUT_NOW)));
+                    actions.get(situation)));
         }
         List<ClusterStatus> statuses = new ArrayList<>();
         for (ClusterState cluster : request.clusters()) {
-            Situation situation = situations.getOrDefault(cluster.name(), situationOf(cluster));
+            Situation situation = situations.get(cluster.name());
+            if (situation == null) {
+                situation = situation(situationAt, Listed.NEITHER, cluster.status());
+            }
             Reported status = reported.get(situation);
             statuses.add(new ClusterStatus(cluster.name(), status == null ? null : status.of(cluster.status()),
                     actions.get(situation)));
@@ -100,12 +106,14 @@ public final class RolloutDecider {
                 statuses, result.aggregated().get(0).status(), run.firedRules(), ruleBase.revision());
     }
 
-    /** Where a cluster in neither list stands: as its record says. */
-    private static Situation situationOf(ClusterState cluster) {
-        if (cluster.status() == null || cluster.status() == Status.ToApply) {
-            return Situation.WAITING;
+    /** The situation the situation table gave a list and status; every one a decision can reach has a row. */
+    private static Situation situation(Map<Placement, Situation> situationAt, Listed listed, Status status) {
+        Situation situation = situationAt.get(new Placement(listed, status));
+        if (situation == null) {
+            throw new IllegalStateException("the cluster-situation table has no row for a cluster " + listed
+                    + (status == null ? " without a record" : " as " + status));
         }
-        return cluster.status() == Status.Skip ? Situation.SKIPPED : Situation.ROLLED_OUT_BEFORE;
+        return situation;
     }
 
     /** Whole seconds as an integer, fractions as a decimal. */

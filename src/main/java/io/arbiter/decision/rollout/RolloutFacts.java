@@ -53,7 +53,26 @@ public final class RolloutFacts {
     /** A record classified at now: to roll out (or keep watching), timed out now, or done. */
     public enum Outcome { ROLLOUT, TIMEOUT, DONE }
 
-    /** A situation a cluster can be in after the walk (seed 004 policy layer); the treatment table reads them. */
+    /** The list of the decision a cluster is in: toRollout, timedOut, or neither. */
+    public enum Listed {
+        ROLLOUT("in toRollout"), TIMED_OUT("in timedOut"), NEITHER("in neither list");
+
+        private final String text;
+
+        Listed(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /**
+     * A situation a cluster can be in after the walk (seed 004 policy layer): the situation table
+     * (decision-tables/rollout/cluster-situation.drl.csv) says which, the treatment table what it means.
+     */
     public enum Situation {
         UPDATED_NOW("updated now"), WATCHED("watched"), TIMED_OUT_NOW("timed out now"), SKIPPED("skipped"),
         ROLLED_OUT_BEFORE("rolled out before"), WAITING("waiting its turn");
@@ -184,6 +203,22 @@ public final class RolloutFacts {
         public long since(long now) {
             return lastTransition != null ? lastTransition : now;
         }
+    }
+
+    /**
+     * A list and a status a cluster of the request may have in it ({@code status} null: a cluster without a
+     * record); the situation table reads each once.
+     */
+    public record Placement(Listed listed, Status status) implements Fact {
+        @Override
+        public String factId() {
+            return listed + (status == null ? " without a record" : " as " + status);
+        }
+    }
+
+    /** The situation of the clusters at {@code placement}. */
+    @FactId("{placement.factId}: {situation}")
+    public record SituationOf(Placement placement, Situation situation) implements Fact {
     }
 
     /** A status some record of the request has; the status table reads each once. */

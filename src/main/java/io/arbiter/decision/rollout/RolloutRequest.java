@@ -5,6 +5,8 @@ import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.rollout.RolloutFacts.ClusterState;
 import io.arbiter.decision.rollout.RolloutFacts.Group;
 import io.arbiter.decision.rollout.RolloutFacts.LimitSpec;
+import io.arbiter.decision.rollout.RolloutFacts.Listed;
+import io.arbiter.decision.rollout.RolloutFacts.Placement;
 import io.arbiter.decision.rollout.RolloutFacts.MandatoryEntry;
 import io.arbiter.decision.rollout.RolloutFacts.Settings;
 import io.arbiter.decision.rollout.RolloutFacts.LimitField;
@@ -96,6 +98,25 @@ public final class RolloutRequest {
         Set<Status> recorded = EnumSet.noneOf(Status.class);
         clusters.stream().map(ClusterState::status).filter(Objects::nonNull).forEach(recorded::add);
         recorded.forEach(status -> facts.add(new RecordStatus(status)));
+        placements(recorded);
+    }
+
+    /**
+     * Each list and status a cluster of this request can have in it: a record's status in any list, ToApply in
+     * toRollout (where a cluster without a record goes as ToApply), and no record in neither list.
+     */
+    private void placements(Set<Status> recorded) {
+        recorded.forEach(status -> {
+            facts.add(new Placement(Listed.ROLLOUT, status));
+            facts.add(new Placement(Listed.TIMED_OUT, status));
+            facts.add(new Placement(Listed.NEITHER, status));
+        });
+        if (!recorded.contains(Status.ToApply)) {
+            facts.add(new Placement(Listed.ROLLOUT, Status.ToApply));
+        }
+        if (clusters.stream().anyMatch(cluster -> cluster.status() == null)) {
+            facts.add(new Placement(Listed.NEITHER, null));
+        }
     }
 
     public static RolloutRequest parse(JsonNode body) {

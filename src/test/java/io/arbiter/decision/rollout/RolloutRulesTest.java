@@ -447,6 +447,51 @@ class RolloutRulesTest {
     }
 
     @Test
+    void theSituationTableSaysWhereEachClusterStandsByItsListAndRecord() {
+        RolloutDecision decision = decide("""
+                remediationAction: enforce
+                strategy: {type: Progressive, progressive: {maxConcurrency: 1}}
+                clusters: [{name: a, status: ToApply}, {name: b, status: ToApply}]
+                """);
+        List<FiredRule> fired = decision.firedRules();
+        assertEquals(List.of("a"), clusters(decision));
+        assertFiredTimes(fired, "Rolled out from ToApply is updated now", 1);
+        assertFiredTimes(fired, "To apply and in neither list is waiting", 1);
+        assertFiredTimes(fired, "Without a record and in neither list is waiting", 1);
+        assertNotFired(fired, "Any other record in neither list was rolled out before");
+        assertNotFired(fired, "Skipped and in neither list stays skipped");
+        assertEquals(List.of("in neither list as ToApply"), fired.stream()
+                .filter(f -> RuleTestSupport.name(f).equals("To apply and in neither list is waiting"))
+                .flatMap(f -> f.facts().stream()).toList());
+        // a (updated now) reports Progressing; b (a ToApply record) and c, d (no record) wait and are informed first
+        assertEquals(List.of(new RolloutDecision.ClusterStatus("a", Status.Progressing, Remediation.enforce),
+                new RolloutDecision.ClusterStatus("b", Status.ToApply, Remediation.inform),
+                new RolloutDecision.ClusterStatus("c", Status.ToApply, Remediation.inform),
+                new RolloutDecision.ClusterStatus("d", Status.ToApply, Remediation.inform)), decision.clusterStatuses());
+
+        List<FiredRule> done = fired("""
+                strategy: {type: Progressive, progressive: {maxConcurrency: 1}}
+                clusters: [{name: a, status: Succeeded}, {name: b, status: Skip}]
+                """);
+        assertFiredTimes(done, "Any other record in neither list was rolled out before", 1);
+        assertFiredTimes(done, "Skipped and in neither list stays skipped", 1);
+        assertNotFired(done, "To apply and in neither list is waiting");
+    }
+
+    @Test
+    void aTreatmentRowMatchesTheSettingsOnce() {
+        List<FiredRule> fired = fired("""
+                remediationAction: enforce
+                strategy: {type: Progressive, progressive: {maxConcurrency: 1}}
+                clusters: [{name: d, status: Skip}]
+                """);
+        List<String> facts = fired.stream()
+                .filter(f -> RuleTestSupport.name(f).equals("Skipped while enforcing progressively keeps informing"))
+                .flatMap(f -> f.facts().stream()).toList();
+        assertEquals(List.of("situation skipped", "strategy Progressive, remediationAction enforce"), facts);
+    }
+
+    @Test
     void informingGivesEveryClusterThePolicyAsIs() {
         RolloutDecision decision = decide("""
                 remediationAction: inform
