@@ -5,8 +5,8 @@ import org.kie.api.runtime.KieSession;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -99,7 +99,7 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
     /** Runs {@code action} on the timer thread when the deadline passes, unless the returned halt is cancelled first. */
     Halt atDeadline(Runnable action) {
         Halt halt = new Halt(action);
-        halt.scheduled = TIMER.schedule(halt, Math.max(0, endNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        TIMER.schedule(halt, Math.max(0, endNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
         return halt;
     }
 
@@ -107,10 +107,12 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
      * A session's halt, queued on the timer until the deadline. Removing a cancelled task from the timer's queue
      * wakes the timer thread on every decision, so a cancelled halt stays queued until its deadline instead; it lets
      * go of its session when cancelled, so what stays queued is this small object, not the session and its facts.
+     * Running and cancelling race for {@code settled}: exactly one of them wins, so a session the halt reached is
+     * never taken for one it did not.
      */
     static final class Halt implements Runnable {
+        private final AtomicBoolean settled = new AtomicBoolean();
         private volatile Runnable action;
-        private volatile ScheduledFuture<?> scheduled;
 
         private Halt(Runnable action) {
             this.action = action;
@@ -119,14 +121,14 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
         @Override
         public void run() {
             Runnable pending = action;
-            if (pending != null) {
+            if (pending != null && settled.compareAndSet(false, true)) {
                 pending.run();
             }
         }
 
         /** Cancels the halt; false when the deadline has already halted the session, or is halting it. */
         boolean cancel() {
-            boolean cancelled = scheduled.cancel(false);
+            boolean cancelled = settled.compareAndSet(false, true);
             action = null;
             return cancelled;
         }

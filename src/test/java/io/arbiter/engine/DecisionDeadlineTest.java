@@ -23,6 +23,28 @@ class DecisionDeadlineTest {
         assertFalse(halt.cancel(), "a halt that ran reports it halted");
     }
 
+    // The halt's own task used to decide this, and a task still running (the session being halted) could be cancelled:
+    // the session then went back to the pool halted.
+    @Test
+    void aHaltStillRunningCannotBeCancelled() throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        DecisionDeadline.Halt halt = DecisionDeadline.after(Duration.ofMillis(1)).atDeadline(() -> {
+            running.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(running.await(10, TimeUnit.SECONDS), "the halt is running");
+        try {
+            assertFalse(halt.cancel(), "a halt that is halting reports it halted");
+        } finally {
+            release.countDown();
+        }
+    }
+
     @Test
     void aCancelledHaltDoesNothingWhenItsTaskRuns() {
         AtomicInteger runs = new AtomicInteger();
