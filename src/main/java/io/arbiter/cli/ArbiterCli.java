@@ -42,7 +42,7 @@ public final class ArbiterCli {
         Throwable cause = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         var err = command.getErr();
-        Console.printProblems(err, command.getCommandName() + ": " + cause.getMessage(),
+        Console.printProblems(err, command.getCommandSpec().qualifiedName() + ": " + cause.getMessage(),
                 cause instanceof io.arbiter.document.DocumentException document ? document.problems() : List.of());
         boolean usage = cause instanceof IllegalArgumentException || cause instanceof io.arbiter.document.DocumentException
                 || cause instanceof java.io.UncheckedIOException || cause instanceof io.arbiter.engine.RuleBaseException

@@ -102,7 +102,7 @@ final class AuditCommand implements Callable<Integer> {
         if (source == null) {
             for (Path file : files) {
                 if (!Files.isRegularFile(file)) {
-                    err.println("arbiter audit: " + file + " is not a file");
+                    console.error(file + " is not a file");
                     return 1;
                 }
             }
@@ -118,7 +118,7 @@ final class AuditCommand implements Callable<Integer> {
             if (decisionId != null) {
                 Optional<JsonNode> record = reader.find(decisionId);
                 if (record.isEmpty()) {
-                    err.println("arbiter audit: no decision " + decisionId + " in " + read);
+                    console.error("no decision " + decisionId + " in " + read);
                     return 1;
                 }
                 if (replaying) {
@@ -132,7 +132,7 @@ final class AuditCommand implements Callable<Integer> {
                 subject.mostFired(top).forEach(rule -> out.println("  " + rule.getValue() + "  " + rule.getKey()));
             }
         } catch (IOException e) {
-            err.println("arbiter audit: cannot read the log: " + e);
+            console.error("cannot read the log: " + e);
             return 1;
         }
         return unreadable[0] == 0 ? 0 : 1;
@@ -141,14 +141,14 @@ final class AuditCommand implements Callable<Integer> {
     /** Replays {@code record} under its archived snapshot and reports: 0 identical, 1 different or not replayable. */
     private int replay(JsonNode record, PrintWriter out, PrintWriter err) throws IOException {
         if (!Files.isDirectory(archive)) {
-            err.println("arbiter audit: the snapshot archive " + archive + (Files.exists(archive) ? " is not a folder" : " does not exist"));
+            console.error("the snapshot archive " + archive + (Files.exists(archive) ? " is not a folder" : " does not exist"));
             return 1;
         }
         Replay.Report report;
         try {
             report = Replay.replay(record, SnapshotArchive.at(archive, SnapshotArchive.DEFAULT_KEEP), PolicyTypeRegistry.discover());
         } catch (ArchiveException e) {
-            err.println("arbiter audit: " + e.getMessage());
+            console.error(e.getMessage());
             return 1;
         }
         ReplayText.print(report, archive, out);

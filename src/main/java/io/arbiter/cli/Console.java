@@ -39,6 +39,16 @@ final class Console {
         out().println(Documents.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(value));
     }
 
+    /** A failure on standard error, after the command's name ({@code arbiter lint: ...}). */
+    void error(String message) {
+        error(message, List.of());
+    }
+
+    /** A failure on standard error, after the command's name, then each of its located problems. */
+    void error(String message, List<?> problems) {
+        printProblems(err(), command.qualifiedName() + ": " + message, problems);
+    }
+
     /** A failure: its message, then each of its located problems on a line of its own. */
     static void printProblems(PrintWriter err, String message, List<?> problems) {
         err.println(message);

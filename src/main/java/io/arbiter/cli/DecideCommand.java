@@ -14,7 +14,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -76,7 +75,6 @@ final class DecideCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter err = console.err();
             JsonNode fromOptions = requestOptions == null ? null : requestOptions.toRequest();
             byte[] body;
             if (request != null) {
@@ -84,8 +82,8 @@ final class DecideCommand implements Callable<Integer> {
             } else if (fromOptions != null) {
                 body = Documents.jsonMapper().writeValueAsBytes(fromOptions);
             } else {
-                err.println("arbiter decide " + target.name() + ": give --request FILE"
-                        + (requestOptions == null ? "" : " or the request options") + " (see --help)");
+                console.error("give --request FILE" + (requestOptions == null ? "" : " or the request options")
+                        + " (see --help)");
                 return 2;
             }
             Decisions decisions = new Decisions(registry, SnapshotLoader.load(snapshot.settings(), registry));
@@ -94,10 +92,10 @@ final class DecideCommand implements Callable<Integer> {
                 console.printJson(decision);
                 return 0;
             } catch (DecisionException e) {
-                Console.printProblems(err, "arbiter decide " + target.name() + ": " + e.code() + ": " + e.getMessage(), e.problems());
+                console.error(e.code() + ": " + e.getMessage(), e.problems());
                 return e.code() == DecisionException.Code.INVALID_POLICY ? 3 : 2;
             } catch (DocumentException e) {
-                Console.printProblems(err, "arbiter decide " + target.name() + ": " + e.getMessage(), e.problems());
+                console.error(e.getMessage(), e.problems());
                 return 2;
             }
         }

@@ -89,19 +89,18 @@ final class LintCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();
-        PrintWriter err = console.err();
         Settings settings = snapshot.settings();
         boolean tables = settings.rulesDir() != null;
         if (file == null && !tables) {
-            err.println("lint: give a policy FILE, or --rules DIR --decision-tables DIR, or both (see --help)");
+            console.error("give a policy FILE, or --rules DIR --decision-tables DIR, or both (see --help)");
             return 2;
         }
         if (file != null && !Files.isRegularFile(file)) {
-            err.println("lint: " + file + " is not a file");
+            console.error(file + " is not a file");
             return 2;
         }
         if (fired != null && !Files.isRegularFile(fired)) {
-            err.println("lint: --fired " + fired + " is not a file");
+            console.error("--fired " + fired + " is not a file");
             return 2;
         }
         PolicyLint.Role as = PolicyLint.Role.parse(role);

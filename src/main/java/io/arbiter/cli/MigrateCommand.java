@@ -29,22 +29,21 @@ final class MigrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();
-        PrintWriter err = console.err();
         if (!Files.isRegularFile(file)) {
-            err.println("arbiter migrate: " + file + " is not a file");
+            console.error(file + " is not a file");
             return 2;
         }
         try {
             var document = Documents.parseYaml(Files.readAllBytes(file));
             if (!LegacyPolicyConverter.isLegacy(document.tree())) {
-                err.println("arbiter migrate: " + file + " is already in the current syntax; printing it unchanged");
+                console.error(file + " is already in the current syntax; printing it unchanged");
             }
             PolicyDocument policy = PolicyParser.parse(document);
             out.print(Documents.yamlMapper().writeValueAsString(policy.source()));
             out.flush();
             return 0;
         } catch (DocumentException e) {
-            Console.printProblems(err, "arbiter migrate: " + file + ": " + e.getMessage(), e.problems());
+            console.error(file + ": " + e.getMessage(), e.problems());
             return 1;
         }
     }

@@ -88,7 +88,7 @@ final class TestCommand implements Callable<Integer> {
         PrintWriter out = console.out();
         PrintWriter err = console.err();
         if (paths == null || paths.isEmpty()) {
-            err.println("arbiter test: give at least one suite file or folder (see --help)");
+            console.error("give at least one suite file or folder (see --help)");
             return 2;
         }
         List<TestCase> tests;
@@ -100,14 +100,14 @@ final class TestCommand implements Callable<Integer> {
             runner = new SuiteRunner(arbiter.registry, loaded);
             results = runner.runAll(tests);
         } catch (SuiteException e) {
-            err.println("arbiter test: the suite " + e.file() + " cannot be run:");
+            console.error("the suite " + e.file() + " cannot be run:");
             e.lines().forEach(line -> err.println("  " + line));
             return 2;
         } catch (DocumentException e) {
-            Console.printProblems(err, "arbiter test: " + e.getMessage(), e.problems());
+            console.error(e.getMessage(), e.problems());
             return 2;
         } catch (UncheckedIOException e) {
-            err.println("arbiter test: " + e.getMessage());
+            console.error(e.getMessage());
             return 2;
         }
         Coverage covered = coverage ? Coverage.of(runner, results) : null;
@@ -115,7 +115,7 @@ final class TestCommand implements Callable<Integer> {
             try {
                 JUnitReport.write(results, junit);
             } catch (java.io.IOException e) {
-                err.println("arbiter test: cannot write the JUnit report " + junit + " (" + e.getClass().getSimpleName() + ")");
+                console.error("cannot write the JUnit report " + junit + " (" + e.getClass().getSimpleName() + ")");
                 return 2;
             }
         }

@@ -331,6 +331,21 @@ class CliTest {
         assertTrue(none.err().contains("name decision log FILEs, or a topic with --kafka-bootstrap"), none.err());
     }
 
+    /** Every command names itself the same way before a failure: its whole name, as it was typed after java -jar. */
+    @Test
+    void failuresBeginWithTheCommandsFullName(@TempDir Path temp) {
+        String absent = temp.resolve("absent.yaml").toString();
+        assertTrue(run("lint").err().startsWith("arbiter lint: give a policy FILE"), run("lint").err());
+        assertTrue(run("test").err().startsWith("arbiter test: give at least one suite"), run("test").err());
+        assertTrue(run("migrate", absent).err().startsWith("arbiter migrate: " + absent + " is not a file"),
+                run("migrate", absent).err());
+        CliRun decide = run("decide", "implementation");
+        assertTrue(decide.err().startsWith("arbiter decide implementation: give --request FILE"), decide.err());
+        CliRun serve = run("serve", "--policy", absent, "--port", "0");
+        assertEquals(2, serve.exit(), serve.err());
+        assertTrue(serve.err().startsWith("arbiter serve: "), serve.err());
+    }
+
     @Test
     void helpListsEveryCommand() {
         CliRun run = run("--help");
