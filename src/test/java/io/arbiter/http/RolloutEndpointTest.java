@@ -62,7 +62,7 @@ class RolloutEndpointTest {
         assertEquals("c4", c4.path("cluster").asText());
         assertEquals("ToApply", c4.path("rolloutStatus").asText());
         assertEquals("inform", c4.path("remediationAction").asText());
-        assertTrue(body.path("firedRules").toString().contains("Clusters without a record fill the rollout list by name up to its size"),
+        assertTrue(body.path("firedRules").toString().contains("Progressive walks the records by name"),
                 response.body());
     }
 

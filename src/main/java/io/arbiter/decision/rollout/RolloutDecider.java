@@ -41,9 +41,17 @@ public final class RolloutDecider {
                          List<SituationOf> situations, List<ReportedStatus> reported, List<ActionFor> actions) {
     }
 
+    /** What the rules derived: a group walk inserts its entries one by one, a record walk as its lists. */
     public static Result read(KieSession session) {
-        return new Result(factsOf(session, Decided.class), factsOf(session, RolloutEntry.class),
-                factsOf(session, TimeoutEntry.class), factsOf(session, Breach.class), factsOf(session, Removed.class),
+        List<RolloutEntry> rollout = factsOf(session, RolloutEntry.class);
+        List<TimeoutEntry> timeouts = factsOf(session, TimeoutEntry.class);
+        for (RecordWalk walk : factsOf(session, RecordWalk.class)) {
+            rollout.addAll(walk.rolledOut());
+            rollout.addAll(walk.filled());
+            timeouts.addAll(walk.timedOut());
+        }
+        return new Result(factsOf(session, Decided.class), rollout, timeouts, factsOf(session, Breach.class),
+                factsOf(session, Removed.class),
                 factsOf(session, AggregatedStatus.class), factsOf(session, SituationOf.class),
                 factsOf(session, ReportedStatus.class), factsOf(session, ActionFor.class));
     }

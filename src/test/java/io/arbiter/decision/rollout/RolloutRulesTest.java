@@ -304,12 +304,10 @@ class RolloutRulesTest {
                 clusters: [{name: a, status: Succeeded}, {name: b, status: Progressing}]
                 """);
         List<FiredRule> fired = decision.firedRules();
-        assertFired(fired, "Progressive walks the records by name");
-        assertNotFired(fired, "All rolls out every record still to roll out");
-        assertFiredTimes(fired, "A record to roll out joins the rollout list", 1);
-        assertFiredTimes(fired, "Clusters without a record fill the rollout list by name up to its size", 1);
-        assertNotFired(fired, "A record past its deadline joins the timeout list");
+        assertFiredTimes(fired, "Progressive walks the records by name", 1);
+        assertNotFired(fired, "All takes every record and every cluster without a record at once");
         assertNotFired(fired, "Failures beyond maxFailures breach the record walk");
+        assertTrue(decision.timedOut().isEmpty());
         assertEquals(List.of("b", "c"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList(),
                 "a is done; b joins; c fills the list to its size, d does not");
     }
@@ -323,11 +321,9 @@ class RolloutRulesTest {
                   - {name: b, status: Failed, lastTransitionTime: "2026-01-01T00:00:00Z"}
                 """);
         List<FiredRule> fired = decision.firedRules();
-        assertFiredTimes(fired, "A record to roll out joins the rollout list", 1);
-        assertNotFired(fired, "A record past its deadline joins the timeout list");
+        assertFiredTimes(fired, "Progressive walks the records by name", 1);
         assertNotFired(fired, "Failures beyond maxFailures breach the record walk");
-        assertNotFired(fired, "Clusters without a record fill the rollout list by name up to its size");
-        assertEquals(List.of("a"), clusters(decision));
+        assertEquals(List.of("a"), clusters(decision), "no cluster without a record fills a full list");
         assertTrue(decision.timedOut().isEmpty(), "b is not examined: the list is full after a");
     }
 
@@ -340,18 +336,16 @@ class RolloutRulesTest {
                   - {name: b, status: ToApply}
                 """);
         List<FiredRule> fired = decision.firedRules();
-        assertFired(fired, "A record past its deadline joins the timeout list");
         assertFired(fired, "Failures beyond maxFailures breach the record walk");
-        assertNotFired(fired, "A record to roll out joins the rollout list"); // b, to apply, is passed over
-        assertNotFired(fired, "Clusters without a record fill the rollout list by name up to its size");
-        assertTrue(decision.toRollout().isEmpty());
+        assertEquals(List.of("a"), decision.timedOut().stream().map(RolloutDecision.ClusterEntry::cluster).toList());
+        assertTrue(decision.toRollout().isEmpty(), "b, to apply, is passed over; no cluster without a record is added");
         assertTrue(decision.maxFailureBreach());
     }
 
     // ---- All ------------------------------------------------------------------------------------
 
     @Test
-    void allRollsOutEveryRecordInFlightAndEveryClusterWithoutARecordWithoutWalking() {
+    void allTakesEveryRecordInFlightAndEveryClusterWithoutARecordInOneWalkWithoutLimits() {
         RolloutDecision decision = decide("""
                 strategy: {type: All, all: {progressDeadline: 1m}}
                 clusters:
@@ -360,11 +354,8 @@ class RolloutRulesTest {
                   - {name: a, status: Succeeded, lastTransitionTime: "2026-01-01T00:00:00Z"}
                 """);
         List<FiredRule> fired = decision.firedRules();
-        assertFiredTimes(fired, "All rolls out every record still to roll out", 1);
-        assertFiredTimes(fired, "All reports every record past its deadline", 1);
-        assertFiredTimes(fired, "All rolls out every cluster without a record", 1);
+        assertFiredTimes(fired, "All takes every record and every cluster without a record at once", 1);
         assertNotFired(fired, "Progressive walks the records by name");
-        assertNotFired(fired, "A record to roll out joins the rollout list");
         assertNotFired(fired, "Failures beyond maxFailures breach the record walk");
         assertEquals(List.of("c", "b"), decision.toRollout().stream().map(RolloutDecision.ClusterEntry::cluster).toList(),
                 "records first, then clusters without a record by name");
@@ -374,13 +365,15 @@ class RolloutRulesTest {
 
     @Test
     void allWithEveryClusterRecordedAddsNoClusterWithoutARecord() {
-        List<FiredRule> fired = fired("""
+        RolloutDecision decision = decideBody("""
+                now: "2026-01-01T00:10:00Z"
+                decisionGroups: [{groupName: g0, groupIndex: 0, clusters: [a, b, c, d]}]
                 strategy: {type: All}
                 clusters: [{name: a, status: ToApply}, {name: b, status: Succeeded}, {name: c, status: Skip}, {name: d, status: Failed}]
                 """);
-        assertFiredTimes(fired, "All rolls out every record still to roll out", 2);
-        assertNotFired(fired, "All rolls out every cluster without a record");
-        assertNotFired(fired, "All reports every record past its deadline");
+        assertFiredTimes(decision.firedRules(), "All takes every record and every cluster without a record at once", 1);
+        assertEquals(List.of("a", "d"), clusters(decision), "b and c are done; no cluster is without a record");
+        assertTrue(decision.timedOut().isEmpty());
     }
 
     @Test
