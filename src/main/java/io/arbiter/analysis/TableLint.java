@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
 public final class TableLint {
 
     private static final Pattern ENUM_PARAM = Pattern.compile("([A-Z][A-Za-z0-9_]*)\\.\\$param");
+    /** How a CSV table marks a cell merged with its neighbours (Drools' CsvParser). */
+    private static final String MERGED = "...";
     private static final Pattern RANK_HEADER = Pattern.compile("(?i).*\\b(precedence|rank|priority)\\b.*");
 
     private TableLint() {
@@ -188,13 +190,19 @@ public final class TableLint {
             int previous = conditions.get(i - 1);
             int column = conditions.get(i);
             String type = table.objectTypes().cell(column);
-            if (column == previous + 1 && !type.isEmpty() && !type.endsWith("...")
-                    && type.equals(table.objectTypes().cell(previous))) {
+            String before = table.objectTypes().cell(previous);
+            boolean merged = type.endsWith(MERGED) && before.endsWith(MERGED);
+            if (column == previous + 1 && !type.isEmpty() && !merged
+                    && withoutMerge(type).equals(withoutMerge(before))) {
                 findings.add(Finding.inTable(Severity.WARNING, "repeated-pattern", file.file(),
                         table.objectTypes().number(), column + 1, "'" + type + "' repeats the column before it: each"
                                 + " column matches a fact of its own; end both cells in ... to constrain one fact"));
             }
         }
+    }
+
+    private static String withoutMerge(String objectType) {
+        return objectType.endsWith(MERGED) ? objectType.substring(0, objectType.length() - MERGED.length()).trim() : objectType;
     }
 
     private static Class<?> resolve(List<String> imports, String simpleName) {

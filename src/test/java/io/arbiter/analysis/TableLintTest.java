@@ -225,4 +225,17 @@ class TableLintTest {
         assertEquals(List.of(5, 6), findings.stream().map(Finding::column).toList());
         assertTrue(findings.get(0).problem().contains("end both cells in ..."), findings.get(0).problem());
     }
+
+    /** A merge ends at the first cell without ...: a column after it is a pattern of its own again. */
+    @Test
+    void aColumnLeftOutOfTheMergeIsAWarningToo() throws IOException {
+        String merged = Files.readString(CLUSTER_TREATMENT);
+        String lastLeftOut = merged.replace("$settings : Settings...,$settings : Settings...,$settings : Settings...,",
+                "$settings : Settings...,$settings : Settings...,$settings : Settings,");
+
+        List<Finding> findings = rows(lastLeftOut);
+
+        assertEquals(List.of("repeated-pattern"), findings.stream().map(Finding::code).toList());
+        assertEquals(List.of(6), findings.stream().map(Finding::column).toList());
+    }
 }
