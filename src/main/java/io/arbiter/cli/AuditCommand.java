@@ -6,11 +6,11 @@ import io.arbiter.archive.Replay;
 import io.arbiter.archive.ReplayText;
 import io.arbiter.archive.SnapshotArchive;
 import io.arbiter.audit.DecisionLogReader;
-import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.audit.KafkaTopicSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
@@ -78,6 +78,9 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "5", paramLabel = "N", description = "Rules listed per Interface (default: ${DEFAULT-VALUE}).")
     int top;
 
+    @ParentCommand
+    ArbiterCli arbiter;
+
     @Mixin
     Console console;
 
@@ -122,7 +125,7 @@ final class AuditCommand implements Callable<Integer> {
                     return 1;
                 }
                 if (replaying) {
-                    return replay(record.get(), out, err);
+                    return replay(record.get(), out);
                 }
                 console.printJson(record.get());
                 return 0;
@@ -139,14 +142,14 @@ final class AuditCommand implements Callable<Integer> {
     }
 
     /** Replays {@code record} under its archived snapshot and reports: 0 identical, 1 different or not replayable. */
-    private int replay(JsonNode record, PrintWriter out, PrintWriter err) throws IOException {
+    private int replay(JsonNode record, PrintWriter out) throws IOException {
         if (!Files.isDirectory(archive)) {
             console.error("the snapshot archive " + archive + (Files.exists(archive) ? " is not a folder" : " does not exist"));
             return 1;
         }
         Replay.Report report;
         try {
-            report = Replay.replay(record, SnapshotArchive.at(archive, SnapshotArchive.DEFAULT_KEEP), PolicyTypeRegistry.discover());
+            report = Replay.replay(record, SnapshotArchive.at(archive, SnapshotArchive.DEFAULT_KEEP), arbiter.registry);
         } catch (ArchiveException e) {
             console.error(e.getMessage());
             return 1;

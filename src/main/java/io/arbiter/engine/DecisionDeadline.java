@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -107,30 +107,27 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
      * A session's halt, queued on the timer until the deadline. Removing a cancelled task from the timer's queue
      * wakes the timer thread on every decision, so a cancelled halt stays queued until its deadline instead; it lets
      * go of its session when cancelled, so what stays queued is this small object, not the session and its facts.
-     * Running and cancelling race for {@code settled}: exactly one of them wins, so a session the halt reached is
+     * Running and cancelling race to take the action: exactly one of them gets it, so a session the halt reached is
      * never taken for one it did not.
      */
     static final class Halt implements Runnable {
-        private final AtomicBoolean settled = new AtomicBoolean();
-        private volatile Runnable action;
+        private final AtomicReference<Runnable> action;
 
         private Halt(Runnable action) {
-            this.action = action;
+            this.action = new AtomicReference<>(action);
         }
 
         @Override
         public void run() {
-            Runnable pending = action;
-            if (pending != null && settled.compareAndSet(false, true)) {
+            Runnable pending = action.getAndSet(null);
+            if (pending != null) {
                 pending.run();
             }
         }
 
         /** Cancels the halt; false when the deadline has already halted the session, or is halting it. */
         boolean cancel() {
-            boolean cancelled = settled.compareAndSet(false, true);
-            action = null;
-            return cancelled;
+            return action.getAndSet(null) != null;
         }
     }
 

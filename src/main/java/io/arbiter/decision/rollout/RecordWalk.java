@@ -16,8 +16,8 @@ import java.util.List;
 
 /**
  * The record walk of ocm-rollout.md section 3 (perCluster), as one plain function: the rules classify the records
- * and resolve the limits, call {@link #walk}, and insert what it returns (30-walks.drl); its lists are the walk
- * phase's rollout and timeout lists. A walk is sequential (each step depends on the failures and the rollout list
+ * and resolve the limits, call {@link #walk} (or {@link #unlimited} for All) and insert what it returns
+ * (30-walks.drl); its lists are the walk phase's rollout and timeout lists. A walk is sequential (each step depends on the failures and the rollout list
  * so far), so it is written as a loop, not as rules.
  *
  * @param rolledOut the records that join the rollout list, in walk order
@@ -39,11 +39,6 @@ public record RecordWalk(Walk phase, List<RolloutEntry> rolledOut, List<RolloutE
      * @param records       every classified record of the rollout ({@link Classified})
      * @param withoutRecord the lists of clusters without a record, of every group the walk covers
      */
-    /** The walk of All: every cluster may be in flight and every failure is tolerated, so nothing stops it. */
-    public static RecordWalk unlimited(Walk phase, List<?> records, List<?> withoutRecord) {
-        return walk(phase, records, List.of(withoutRecord), Integer.MAX_VALUE, Integer.MAX_VALUE);
-    }
-
     public static RecordWalk walk(Walk phase, List<?> records, List<?> withoutRecord, int size, int maxFailures) {
         List<Classified> byName = new ArrayList<>(records.size());
         records.forEach(record -> byName.add((Classified) record));
@@ -83,5 +78,10 @@ public record RecordWalk(Walk phase, List<RolloutEntry> rolledOut, List<RolloutE
                 .stream().map(cluster -> new RolloutEntry(phase, cluster, Place.newCluster(0, cluster.rank()), Status.ToApply, null))
                 .toList();
         return new RecordWalk(phase, rolledOut, filled, timedOut, false);
+    }
+
+    /** The walk of All: every cluster may be in flight and every failure is tolerated, so nothing stops it. */
+    public static RecordWalk unlimited(Walk phase, List<?> records, List<?> withoutRecord) {
+        return walk(phase, records, List.of(withoutRecord), Integer.MAX_VALUE, Integer.MAX_VALUE);
     }
 }

@@ -51,9 +51,9 @@ public final class RolloutDecider {
             timeouts.addAll(walk.timedOut());
         }
         return new Result(factsOf(session, Decided.class), rollout, timeouts, factsOf(session, Breach.class),
-                factsOf(session, Removed.class),
-                factsOf(session, AggregatedStatus.class), factsOf(session, SituationOf.class),
-                factsOf(session, ReportedStatus.class), factsOf(session, ActionFor.class));
+                factsOf(session, Removed.class), factsOf(session, AggregatedStatus.class),
+                factsOf(session, SituationOf.class), factsOf(session, ReportedStatus.class),
+                factsOf(session, ActionFor.class));
     }
 
     public static RolloutDecision decide(RolloutRequest request, CompiledRuleBase ruleBase) {
