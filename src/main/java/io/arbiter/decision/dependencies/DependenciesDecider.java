@@ -32,14 +32,17 @@ import java.util.UUID;
 public final class DependenciesDecider {
 
     public static final String KIND = "dependencies";
-    /** Sections 3 to 7: each policy's templates and compliance. These rules join facts of one policy only. */
+    /**
+     * Sections 3 to 7 and 9: each policy's templates, compliance and what its pending templates wait on. These rules
+     * join facts of one policy only.
+     */
     public static final List<String> GATING_PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union",
             "deps-conflicts", "deps-first-conflict", "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name",
-            "deps-template-action", "deps-policy-compliance");
+            "deps-template-action", "deps-waiting", "deps-policy-compliance");
     /** PolicySets, waiting chains and cycles: across policies, over what gating derived. */
     public static final List<String> REPORTING_PHASES = List.of("deps-set-members", "deps-set-unknown",
-            "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waiting",
-            "deps-waited-on", "deps-chain", "deps-graph", "deps-components", "deps-cycles");
+            "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waited-on", "deps-chain",
+            "deps-graph", "deps-components", "deps-cycles");
     public static final List<String> PHASES = java.util.stream.Stream.concat(GATING_PHASES.stream(),
             REPORTING_PHASES.stream()).toList();
 
@@ -315,12 +318,14 @@ public final class DependenciesDecider {
         List<TemplateAction> actions = new ArrayList<>();
         List<Unmet> unmet = new ArrayList<>();
         List<PolicyCompliance> compliances = new ArrayList<>();
+        List<WaitingOn> waiting = new ArrayList<>();
         for (Gated partition : gated.result()) {
             states.addAll(partition.states());
             names.addAll(partition.names());
             actions.addAll(partition.actions());
             unmet.addAll(partition.unmet());
             compliances.addAll(partition.compliances());
+            waiting.addAll(partition.waiting());
         }
         Result report = reported.result();
         List<FiredRule> fired = new ArrayList<>(gated.firedRules().size() + reported.firedRules().size());
@@ -329,18 +334,18 @@ public final class DependenciesDecider {
             fired.add(firing.renumbered(fired.size() + 1));
         }
         return new CompiledRuleBase.Run<>(new Result(states, names, actions, unmet, compliances, report.setCompliances(),
-                report.setMessages(), report.waiting(), report.policyWaiting(), report.cycles()), fired);
+                report.setMessages(), waiting, report.policyWaiting(), report.cycles()), fired);
     }
 
     /** What one partition's gating derived: its results, and what the reporting phases read of it. */
     private record Gated(List<TemplateState> states, List<ReportedName> names, List<TemplateAction> actions,
-                         List<Unmet> unmet, List<PolicyCompliance> compliances, List<Wanted> policyTargets) {
+                         List<Unmet> unmet, List<PolicyCompliance> compliances, List<WaitingOn> waiting,
+                         List<Wanted> policyTargets) {
 
-        /** The facts the reporting rules match (20-reporting.drl): states, unmet dependencies, compliances, edges. */
+        /** The facts the reporting rules match (20-reporting.drl): compliances, what templates wait on, edges. */
         void handOver(List<Object> reporting) {
-            reporting.addAll(states);
-            reporting.addAll(unmet);
             reporting.addAll(compliances);
+            reporting.addAll(waiting);
             reporting.addAll(policyTargets);
         }
     }
@@ -349,7 +354,7 @@ public final class DependenciesDecider {
         return new Gated(CompiledRuleBase.factsOf(session, TemplateState.class), CompiledRuleBase.factsOf(session, ReportedName.class),
                 CompiledRuleBase.factsOf(session, TemplateAction.class),
                 CompiledRuleBase.factsOf(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
-                CompiledRuleBase.factsOf(session, PolicyCompliance.class),
+                CompiledRuleBase.factsOf(session, PolicyCompliance.class), CompiledRuleBase.factsOf(session, WaitingOn.class),
                 CompiledRuleBase.factsOf(session, Wanted.class).stream().filter(wanted -> wanted.targetPolicy() != null).toList());
     }
 
