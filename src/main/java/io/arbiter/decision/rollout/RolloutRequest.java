@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -76,7 +77,7 @@ public final class RolloutRequest {
                 facts.add(new MandatoryEntry(i, entry.path("groupName").asText(""), entry.path("groupIndex").asInt(0)));
             }
         }
-        long now = body.has("now") ? time(body.get("now").asText(), "$.now", problems) : micros(Instant.now());
+        long now = body.has("now") ? time(body.get("now").asText(), () -> "$.now", problems) : micros(Instant.now());
         Remediation remediation = RolloutFacts.fromWire(Remediation.class, body.path("remediationAction").asText(Remediation.enforce.name()));
         if (remediation == null) { // the schema admits none other
             problems.add(Problem.at("$.remediationAction", quote(body.path("remediationAction").asText())
@@ -206,7 +207,9 @@ public final class RolloutRequest {
                 continue;
             }
             JsonNode time = record.path("lastTransitionTime");
-            Long lastTransition = time.isTextual() ? time(time.asText(), "$.clusters[" + i + "].lastTransitionTime", problems) : null;
+            int at = i;
+            Long lastTransition = time.isTextual()
+                    ? time(time.asText(), () -> "$.clusters[" + at + "].lastTransitionTime", problems) : null;
             Status status = RolloutFacts.fromWire(Status.class, record.path("status").asText());
             if (status == null) {
                 problems.add(Problem.at("$.clusters[" + i + "].status", quote(record.path("status").asText()) + " is not a rollout status: "
@@ -279,11 +282,12 @@ public final class RolloutRequest {
         });
     }
 
-    private static long time(String text, String where, List<Problem> problems) {
+    /** {@code where} is built only for a refusal: a request holds thousands of times, and nearly all are valid. */
+    private static long time(String text, Supplier<String> where, List<Problem> problems) {
         try {
             return Rfc3339.micros(text);
         } catch (IllegalArgumentException e) {
-            problems.add(Problem.at(where, quote(text) + " is not an RFC 3339 time (e.g. 2026-01-01T00:10:00Z): " + e.getMessage()));
+            problems.add(Problem.at(where.get(), quote(text) + " is not an RFC 3339 time (e.g. 2026-01-01T00:10:00Z): " + e.getMessage()));
             return 0;
         }
     }
