@@ -76,13 +76,13 @@ public final class RolloutDecider {
         List<TimeoutEntry> timeouts = result.timeouts().stream().filter(e -> e.phase() == phase)
                 .sorted(Comparator.comparingInt(TimeoutEntry::position)).toList();
 
-        Map<String, Situation> situations = new HashMap<>();
+        Situation[] situationByRank = new Situation[request.clusters().size()]; // a cluster's rank is its place by name
         List<ClusterEntry> toRollout = new ArrayList<>();
         Long recheck = null;
         long now = request.settings().now();
         for (RolloutEntry entry : rollout) {
             Situation situation = situation(situationAt, Listed.ROLLOUT, entry.status());
-            situations.put(entry.cluster().name(), situation);
+            situationByRank[entry.cluster().rank()] = situation;
             toRollout.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), entry.status(),
                     actions.get(situation)));
             if (entry.recheckAt() != null && entry.recheckAt() - now > 0 && (recheck == null || entry.recheckAt() - now < recheck)) {
@@ -92,13 +92,13 @@ public final class RolloutDecider {
         List<ClusterEntry> timedOut = new ArrayList<>();
         for (TimeoutEntry entry : timeouts) {
             Situation situation = situation(situationAt, Listed.TIMED_OUT, entry.cluster().status());
-            situations.put(entry.cluster().name(), situation);
+            situationByRank[entry.cluster().rank()] = situation;
             timedOut.add(new ClusterEntry(entry.cluster().name(), entry.cluster().groupIndex(), Status.TimeOut,
                     actions.get(situation)));
         }
         List<ClusterStatus> statuses = new ArrayList<>();
         for (ClusterState cluster : request.clusters()) {
-            Situation situation = situations.get(cluster.name());
+            Situation situation = situationByRank[cluster.rank()];
             if (situation == null) {
                 situation = situation(situationAt, Listed.NEITHER, cluster.status());
             }

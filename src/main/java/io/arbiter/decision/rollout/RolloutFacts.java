@@ -191,8 +191,7 @@ public final class RolloutFacts {
     public record ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
                                Status status, Long lastTransition, String factId) implements Fact {
         /**
-         * Its fact id is built once: a 5,000-cluster rollout records tens of thousands of firings naming clusters,
-         * and the recorder caches only a decision's first facts.
+         * Its fact id is built once: a 5,000-cluster rollout records thousands of firings naming clusters.
          */
         public ClusterState(String name, int groupIndex, int groupOrder, int rank, int recordIndex, int recordRank,
                             Status status, Long lastTransition) {
