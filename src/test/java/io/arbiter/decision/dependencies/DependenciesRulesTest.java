@@ -55,6 +55,7 @@ class DependenciesRulesTest {
     static final String APPLY = "An active template is applied";
     static final String DELETE = "A gated template that is applied is deleted";
     static final String NONE = "A gated template that is not applied stays absent";
+    static final String WAITS = "A pending template waits on its unmet dependencies";
     // policy-compliance.drl.csv
     static final String ROW_NON_COMPLIANT = "Any template NonCompliant";
     static final String ROW_PENDING = "Else any template Pending";
@@ -70,7 +71,6 @@ class DependenciesRulesTest {
     static final String COMPONENTS = "Policies that reach each other along dependency edges are strongly connected";
     static final String CYCLE = "Strongly connected policies form a cycle";
     static final String SELF_CYCLE = "A policy that depends on itself is a cycle";
-    static final String WAITS = "A pending template waits on its unmet dependencies";
     static final String WAITED_ON = "A request policy that a pending template waits on is waited on";
     static final String WAITS_THROUGH = "A waited-on policy waits on what its pending templates wait on";
 
