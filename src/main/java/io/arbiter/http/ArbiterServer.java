@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
@@ -77,8 +78,10 @@ public final class ArbiterServer {
                     return decisions;
                 })
                 .compose(decisions -> listen(vertx, decisions, options, archive))
-                .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms)", options.host(),
-                        server.port(), (System.nanoTime() - started) / 1_000_000))
+                // after the JVM started: what an operator waits for, JVM start-up and option parsing included
+                .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms, {} ms after the JVM started)",
+                        options.host(), server.port(), (System.nanoTime() - started) / 1_000_000,
+                        ManagementFactory.getRuntimeMXBean().getUptime()))
                 .recover(failure -> {
                     // Fail at once: a completion chained on close() would be dispatched to the closed event loop.
                     LOG.error("arbiter failed to start: {}", failure.toString());
