@@ -198,7 +198,7 @@ public final class RolloutRequest {
     }
 
     private Map<String, Record> records(JsonNode requested, List<Problem> problems) {
-        Map<String, Record> records = new LinkedHashMap<>();
+        Map<String, Record> records = new LinkedHashMap<>(requested.size() * 4 / 3 + 1);
         for (int i = 0; i < requested.size(); i++) {
             JsonNode record = requested.get(i);
             String name = record.path("name").asText();
@@ -223,10 +223,16 @@ public final class RolloutRequest {
 
     private void groupsAndClusters(JsonNode requested, Map<String, Record> records, List<Problem> problems) {
         Map<Integer, Integer> groupAt = new HashMap<>();
-        Map<String, Integer> groupOf = new HashMap<>();
+        int listed = 0;
+        for (JsonNode group : requested) {
+            listed += group.path("clusters").size();
+        }
+        // sized for every cluster, as records is: a rollout names thousands, and growing the maps while filling them
+        // took about a quarter of parsing 5,000 clusters
+        Map<String, Integer> groupOf = new HashMap<>(listed * 4 / 3 + 1);
         record Member(String name, int groupIndex) {
         }
-        List<Member> members = new ArrayList<>();
+        List<Member> members = new ArrayList<>(listed);
         List<int[]> groups = new ArrayList<>();
         for (int g = 0; g < requested.size(); g++) {
             JsonNode group = requested.get(g);
