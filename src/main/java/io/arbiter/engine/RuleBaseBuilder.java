@@ -99,17 +99,13 @@ public final class RuleBaseBuilder {
         if (files.isEmpty()) {
             throw new RuleBaseException("the rule base '" + name + "' has no rule files");
         }
-        for (RuleFile file : files) {
-            if (file.type() == ResourceType.DTABLE && rulesIn(file) == 0) {
-                throw new RuleBaseException("decision table " + file.name() + " yields no rules");
-            }
-        }
         long started = System.nanoTime();
         String revision = revisionOf(files);
         KieServices services = KieServices.get();
         byte[] precompiled = precompiled(name, revision);
         ReleaseId releaseId;
         if (precompiled != null) {
+            // built from exactly these files, by compile() as below
             releaseId = services.getRepository().addKieModule(services.getResources().newByteArrayResource(precompiled))
                     .getReleaseId();
         } else {
@@ -227,6 +223,11 @@ public final class RuleBaseBuilder {
     }
 
     private static KieBuilder compile(String name, List<RuleFile> files, ReleaseId releaseId) {
+        for (RuleFile file : files) {
+            if (file.type() == ResourceType.DTABLE && rulesIn(file) == 0) {
+                throw new RuleBaseException("decision table " + file.name() + " yields no rules");
+            }
+        }
         KieBuilder builder;
         try {
             builder = KieServices.get().newKieBuilder(fileSystem(name, files, releaseId)).buildAll(ExecutableModelProject.class);
