@@ -41,14 +41,13 @@ public final class ArbiterCli {
     private static int reportFailure(Exception failure, CommandLine command, CommandLine.ParseResult parseResult) {
         Throwable cause = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
                 ? failure.getCause() : failure;
-        var err = command.getErr();
-        Console.printProblems(err, command.getCommandSpec().qualifiedName() + ": " + cause.getMessage(),
+        Console.error(command.getCommandSpec(), cause.getMessage(),
                 cause instanceof io.arbiter.document.DocumentException document ? document.problems() : List.of());
         boolean usage = cause instanceof IllegalArgumentException || cause instanceof io.arbiter.document.DocumentException
                 || cause instanceof java.io.UncheckedIOException || cause instanceof io.arbiter.engine.RuleBaseException
                 || cause instanceof io.arbiter.decision.SnapshotLoadException;
         if (!usage) {
-            cause.printStackTrace(err);
+            cause.printStackTrace(command.getErr());
         }
         return usage ? 2 : 1;
     }

@@ -46,12 +46,16 @@ final class Console {
 
     /** A failure on standard error, after the command's name, then each of its located problems. */
     void error(String message, List<?> problems) {
-        printProblems(err(), command.qualifiedName() + ": " + message, problems);
+        error(command, message, problems);
     }
 
-    /** A failure: its message, then each of its located problems on a line of its own. */
-    static void printProblems(PrintWriter err, String message, List<?> problems) {
-        err.println(message);
+    /**
+     * How every command failure reads, whether the command reports it or it escapes the command: the command's
+     * full name and the message on one line, then each located problem on a line of its own.
+     */
+    static void error(CommandSpec command, String message, List<?> problems) {
+        PrintWriter err = command.commandLine().getErr();
+        err.println(command.qualifiedName() + ": " + message);
         problems.forEach(problem -> err.println("  " + problem));
     }
 }

@@ -17,8 +17,8 @@ import java.util.List;
 /**
  * The record walk of ocm-rollout.md section 3 (perCluster), as one plain function: the rules classify the records
  * and resolve the limits, call {@link #walk} (or {@link #unlimited} for All) and insert what it returns
- * (30-walks.drl); its lists are the walk phase's rollout and timeout lists. A walk is sequential (each step depends on the failures and the rollout list
- * so far), so it is written as a loop, not as rules.
+ * (30-walks.drl); its lists are the walk phase's rollout and timeout lists. A walk is sequential (each step depends
+ * on the failures and the rollout list so far), so it is written as a loop, not as rules.
  *
  * @param rolledOut the records that join the rollout list, in walk order
  * @param filled    the clusters without a record that fill the rollout list up to its size, by name
