@@ -23,8 +23,7 @@ class DecisionDeadlineTest {
         assertFalse(halt.cancel(), "a halt that ran reports it halted");
     }
 
-    // The halt's own task used to decide this, and a task still running (the session being halted) could be cancelled:
-    // the session then went back to the pool halted.
+    // A halt cancelled while it is still halting its session would send that session back to the pool halted.
     @Test
     void aHaltStillRunningCannotBeCancelled() throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
