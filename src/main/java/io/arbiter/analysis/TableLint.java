@@ -59,7 +59,11 @@ public final class TableLint {
                     findings.addAll(rowChecks(table, firedRules));
                 }
             }
-            findings.addAll(compileErrors(type, files, tables));
+            List<Finding> compileErrors = compileErrors(type, files, tables);
+            findings.addAll(compileErrors);
+            if (compileErrors.isEmpty()) {
+                findings.addAll(ruleBaseChecks(type, files));
+            }
         }
         return findings.stream().map(f -> f.file() == null ? f : f.inFile(display(f.file(), rulesRoot, tablesRoot)))
                 .distinct().sorted(Finding.ORDER).toList();
@@ -243,6 +247,20 @@ public final class TableLint {
             }
         }
         return findings;
+    }
+
+    /**
+     * What start-up and reload check of rules that compile: every rule in a phase of its type, and the type's own
+     * {@link PolicyType#checkRuleBase} (e.g. a situation for every cluster of a rollout).
+     */
+    private static List<Finding> ruleBaseChecks(PolicyType type, List<RuleBaseBuilder.RuleFile> files) {
+        try {
+            type.checkRuleBase(RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases()));
+            return List.of();
+        } catch (RuleBaseException e) {
+            return List.of(new Finding(Severity.ERROR, "rule-base", "policy type " + type.name(), "$", null, null,
+                    e.getMessage()));
+        }
     }
 
     /** A compile error in a table's generated DRL, at the row of the rule around that line and the cell it names. */

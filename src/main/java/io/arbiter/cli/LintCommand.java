@@ -42,7 +42,8 @@ import java.util.concurrent.Callable;
                         + " Policy or PolicySet the document does not hold are warnings.",
                 "Decision tables are compiled as the service compiles them (errors at file, row and column) and their"
                         + " rows checked: duplicate, masked or overlapping rows, a rank given twice, enum values no row"
-                        + " covers, and with --fired FILE rows that no scenario fired.",
+                        + " covers, and with --fired FILE rows that no scenario fired. Rules that compile are also"
+                        + " checked as start-up checks them (e.g. a rollout situation for every cluster).",
                 "",
                 "Exit status: 0 no errors (warnings allowed, unless --strict), 1 errors found (or warnings with --strict),"
                         + " 2 usage or configuration error (nothing was checked).",

@@ -41,6 +41,15 @@ public interface PolicyType {
     }
 
     /**
+     * Refuses rules and tables that compile but leave something a decision of this type needs undecided (an analyst's
+     * edit that drops a table's catch-all row, say), by throwing a {@link io.arbiter.engine.RuleBaseException} that
+     * names it: the start-up, the reload or the lint then fails instead of a decision. Called once for each rule base
+     * built from new files. Default: nothing to check.
+     */
+    default void checkRuleBase(io.arbiter.engine.CompiledRuleBase ruleBase) {
+    }
+
+    /**
      * Decides one request for one of this type's targets. The request has already passed the target's schema and
      * version checks. Returns the response body (a record or tree rendered as JSON).
      */

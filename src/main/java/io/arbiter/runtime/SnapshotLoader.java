@@ -153,7 +153,9 @@ public final class SnapshotLoader {
         if (old != null && old.revision().equals(RuleBaseBuilder.revisionOf(files))) {
             return old;
         }
-        return RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases());
+        CompiledRuleBase built = RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases());
+        type.checkRuleBase(built);
+        return built;
     }
 
     /**

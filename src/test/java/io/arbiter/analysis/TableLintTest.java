@@ -153,6 +153,25 @@ class TableLintTest {
     }
 
     @Test
+    void aSituationTableThatLeavesAClusterWithoutASituationIsAnError(@TempDir Path temp) throws IOException {
+        Path rules = TestFiles.copyTree(Path.of("rules"), temp.resolve("rules"));
+        Path tables = TestFiles.copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        Path table = tables.resolve("rollout/cluster-situation.drl.csv");
+        Files.writeString(table, Files.readString(table).lines()
+                .filter(line -> !line.startsWith("Timed out by this decision is timed out now,"))
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
+        PolicyTypeRegistry rollout = new PolicyTypeRegistry(List.of(
+                PolicyTypeRegistry.discover().type("ocm.rollout").orElseThrow()));
+
+        List<Finding> findings = TableLint.lint(rollout, rules, tables, null);
+
+        List<Finding> errors = findings.stream().filter(Finding::isError).toList();
+        assertEquals(1, errors.size(), findings.toString());
+        assertEquals("rule-base", errors.get(0).code());
+        assertTrue(errors.get(0).problem().contains("in timedOut as Succeeded"), errors.get(0).problem());
+    }
+
+    @Test
     void theProjectsTablesHaveNoRowError() throws IOException {
         try (Stream<Path> files = Files.walk(Path.of("decision-tables"))) {
             for (Path file : files.filter(f -> f.toString().endsWith(".drl.csv")).toList()) {

@@ -111,6 +111,27 @@ class ConfigurationFailsLoudlyTest {
     }
 
     @Test
+    void aSituationTableThatLeavesAClusterWithoutASituationIsRefusedNamingWhere() throws IOException {
+        copyProjectRules();
+        Path table = tables.resolve("rollout/cluster-situation.drl.csv");
+        String catchAll = "Any other record in neither list was rolled out before,";
+        String text = Files.readString(table);
+        assertTrue(text.contains(catchAll), "the packaged table has changed: pick another row to drop");
+        Files.writeString(table, text.lines().filter(line -> !line.startsWith(catchAll))
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
+
+        RuleBaseException e = refused(rules, tables);
+
+        assertTrue(e.getMessage().contains("'ocm.rollout'") && e.getMessage().contains("cluster-situation"), e.getMessage());
+        for (String status : List.of("Progressing", "Succeeded", "Failed", "TimeOut")) {
+            assertTrue(e.getMessage().contains("in neither list as " + status), e.getMessage());
+        }
+        // ToApply and Skip keep rows of their own, and a cluster without a record its own
+        assertTrue(!e.getMessage().contains("as ToApply") && !e.getMessage().contains("as Skip")
+                && !e.getMessage().contains("without a record"), e.getMessage());
+    }
+
+    @Test
     void aRuleWithoutAGroupIsRefused() {
         var files = List.of(drl("ungrouped.drl", """
                 package x;

@@ -5,6 +5,7 @@ import io.arbiter.decision.rollout.RolloutDecision.ClusterStatus;
 import io.arbiter.decision.rollout.RolloutDecision.RemovedCluster;
 import io.arbiter.decision.rollout.RolloutFacts.*;
 import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.RuleBaseException;
 import org.kie.api.runtime.KieSession;
 
 import java.util.ArrayList;
@@ -13,7 +14,9 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import static io.arbiter.engine.CompiledRuleBase.factsOf;
 
@@ -114,7 +117,10 @@ public final class RolloutDecider {
                 statuses, result.aggregated().get(0).status(), run.firedRules(), ruleBase.revision());
     }
 
-    /** The situation the situation table gave a list and status; every one a decision can reach has a row. */
+    /**
+     * The situation the situation table gave a list and status: {@link #requireSituations} refused rules that leave
+     * one without, so a decision always finds it.
+     */
     private static Situation situation(Map<Placement, Situation> situationAt, Listed listed, Status status) {
         Situation situation = situationAt.get(new Placement(listed, status));
         if (situation == null) {
@@ -122,6 +128,23 @@ public final class RolloutDecider {
                     + (status == null ? " without a record" : " as " + status));
         }
         return situation;
+    }
+
+    /**
+     * Refuses rules whose situation table leaves a list and status a cluster can have without a situation: a decision
+     * that put a cluster there would have nothing to report for it. Tried once for every placement, when the rule base
+     * is built, so an analyst's edit that drops a row fails the start-up, the reload or the lint, not a decision.
+     */
+    public static void requireSituations(CompiledRuleBase ruleBase) {
+        List<Placement> every = Placement.every();
+        Set<Placement> situated = ruleBase.run(every, PHASES, session -> factsOf(session, SituationOf.class)).result()
+                .stream().map(SituationOf::placement).collect(Collectors.toSet());
+        List<String> missing = every.stream().filter(placement -> !situated.contains(placement))
+                .map(Placement::factId).toList();
+        if (!missing.isEmpty()) {
+            throw new RuleBaseException("the rule base '" + ruleBase.name() + "' gives no situation to a cluster "
+                    + String.join(", ", missing) + ": the cluster-situation decision table needs a row for each");
+        }
     }
 
     /** Whole seconds as an integer, fractions as a decimal. */

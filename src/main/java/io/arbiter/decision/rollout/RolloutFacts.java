@@ -3,6 +3,7 @@ package io.arbiter.decision.rollout;
 import io.arbiter.engine.Fact;
 import io.arbiter.engine.FactId;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -209,6 +210,22 @@ public final class RolloutFacts {
      * record); the situation table reads each once.
      */
     public record Placement(Listed listed, Status status) implements Fact {
+
+        /**
+         * Every list and status a cluster can have: a record of any status in any list, and no record in neither list
+         * (a cluster without a record that is rolled out enters toRollout as ToApply).
+         */
+        public static List<Placement> every() {
+            List<Placement> every = new ArrayList<>();
+            for (Listed listed : Listed.values()) {
+                for (Status status : Status.values()) {
+                    every.add(new Placement(listed, status));
+                }
+            }
+            every.add(new Placement(Listed.NEITHER, null));
+            return every;
+        }
+
         @Override
         public String factId() {
             return listed + (status == null ? " without a record" : " as " + status);

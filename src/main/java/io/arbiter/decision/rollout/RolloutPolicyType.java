@@ -1,6 +1,7 @@
 package io.arbiter.decision.rollout;
 
 import io.arbiter.document.JsonSchemas;
+import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyTypeVersion;
@@ -27,6 +28,11 @@ public final class RolloutPolicyType extends AbstractPolicyType {
                         "Progressive rollout of a policy update over decision groups: clusters to update now, each cluster's "
                                 + "rollout status and remediation action, the aggregated status (Open Cluster Management).",
                         JsonSchemas.resource("/schemas/rollout-request.json"), null));
+    }
+
+    @Override
+    public void checkRuleBase(CompiledRuleBase ruleBase) {
+        RolloutDecider.requireSituations(ruleBase);
     }
 
     @Override

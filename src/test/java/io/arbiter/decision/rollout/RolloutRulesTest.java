@@ -521,4 +521,13 @@ class RolloutRulesTest {
         never.removeAll(fired);
         assertEquals(Set.of(), never, "rollout rules no scenario fires");
     }
+
+    @Test
+    void thePackagedSituationTableGivesEveryPlacementASituation() {
+        RolloutDecider.requireSituations(RULES);
+
+        var situated = RuleTestSupport.fire(RULES, RolloutFacts.Placement.every(),
+                session -> CompiledRuleBase.factsOf(session, RolloutFacts.SituationOf.class)).result();
+        assertEquals(RolloutFacts.Placement.every().size(), situated.size(), situated.toString());
+    }
 }
