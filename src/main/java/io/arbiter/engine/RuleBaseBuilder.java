@@ -101,26 +101,9 @@ public final class RuleBaseBuilder {
         }
         long started = System.nanoTime();
         String revision = revisionOf(files);
-        KieServices services = KieServices.get();
         byte[] precompiled = precompiled(name, revision);
-        ReleaseId releaseId;
-        if (precompiled != null) {
-            // built from exactly these files, by compile() as below
-            releaseId = services.getRepository().addKieModule(services.getResources().newByteArrayResource(precompiled))
-                    .getReleaseId();
-        } else {
-            releaseId = services.newReleaseId(GROUP, artifactOf(name), "1.0." + BUILDS.incrementAndGet());
-            compile(name, files, releaseId);
-        }
-        KieBase kieBase;
-        try {
-            kieBase = services.newKieContainer(releaseId).getKieBase();
-        } finally {
-            // The container holds its module: the JVM-wide repository need not, or every reload would keep one (up to
-            // kie.repository.project.versions.cache.size per rule base). A released rule base is then garbage once
-            // the last decision on it ends; nothing is disposed under a decision still running.
-            services.getRepository().removeKieModule(releaseId);
-        }
+        KieBase kieBase = ExecutableModel.load(name, precompiled != null ? precompiled
+                : compiled(name, files, "1.0." + BUILDS.incrementAndGet()));
         List<String> ruleNames = kieBase.getKiePackages().stream()
                 .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
                 .sorted().toList();
@@ -199,7 +182,15 @@ public final class RuleBaseBuilder {
      * the content revision, so a precompiled rule base is only used for exactly the files it was built from.
      */
     public static byte[] precompile(String name, List<RuleFile> files) {
-        ReleaseId releaseId = KieServices.get().newReleaseId(GROUP, artifactOf(name), "0.0.0-" + revisionOf(files));
+        return compiled(name, files, "0.0.0-" + revisionOf(files));
+    }
+
+    /**
+     * The kjar the files compile to. The compiler installs it in KieServices' JVM-wide repository under the release
+     * id {@code version} names; it is taken out again at once, so that nothing stays behind per build.
+     */
+    private static byte[] compiled(String name, List<RuleFile> files, String version) {
+        ReleaseId releaseId = KieServices.get().newReleaseId(GROUP, artifactOf(name), version);
         try {
             return ((InternalKieModule) compile(name, files, releaseId).getKieModule()).getBytes();
         } finally {

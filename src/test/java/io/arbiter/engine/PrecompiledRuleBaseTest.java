@@ -6,8 +6,6 @@ import org.junit.jupiter.api.Test;
 
 import org.drools.base.definitions.rule.impl.RuleImpl;
 import org.kie.api.KieBase;
-import org.kie.api.KieServices;
-import org.kie.api.builder.ReleaseId;
 import org.kie.api.definition.KiePackage;
 import org.kie.api.definition.rule.Rule;
 
@@ -30,7 +28,7 @@ class PrecompiledRuleBaseTest {
         String resource = RuleBaseBuilder.precompiledResource("capact.implementation", files);
 
         assertEquals("precompiled/capact.implementation-" + fromSource.revision() + ".kjar", resource);
-        assertEquals(rules(fromSource.kieBase()), rules(load(kjar)));
+        assertEquals(rules(fromSource.kieBase()), rules(ExecutableModel.load("capact.implementation", kjar)));
     }
 
     /** Each rule by package and name, with what decides when it fires: its ruleflow group, salience and conditions (the
@@ -48,17 +46,6 @@ class PrecompiledRuleBaseTest {
             }
         }
         return rules;
-    }
-
-    private static KieBase load(byte[] kjar) {
-        KieServices services = KieServices.get();
-        ReleaseId releaseId = services.getRepository().addKieModule(services.getResources().newByteArrayResource(kjar))
-                .getReleaseId();
-        try {
-            return services.newKieContainer(releaseId).getKieBase();
-        } finally {
-            services.getRepository().removeKieModule(releaseId);
-        }
     }
 
     @Test
