@@ -93,11 +93,6 @@ public final class ArbiterServer {
                 });
     }
 
-    /**
-     * Deploys one server per core, each on its own event loop, all on one port (Vert.x shares it among them and
-     * spreads the connections). Port 0 is resolved to a free port first: servers listening on port 0 would each get
-     * a port of their own.
-     */
     /** Archives the live snapshot and every one that goes live after it, and counts the writes in the metrics. */
     private static void archiveSnapshots(Decisions decisions, ArchiveWriter archive) {
         decisions.audit().metrics().gauge("arbiter.snapshot.archive.written", "Snapshots written to the snapshot archive",
@@ -108,6 +103,11 @@ public final class ArbiterServer {
         archive.archive(decisions.snapshot());
     }
 
+    /**
+     * Deploys one server per core, each on its own event loop, all on one port (Vert.x shares it among them and
+     * spreads the connections). Port 0 is resolved to a free port first: servers listening on port 0 would each get
+     * a port of their own.
+     */
     private static Future<ArbiterServer> listen(Vertx vertx, Decisions decisions, ServerOptions options, ArchiveWriter archive) {
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
         List<Context> contexts = new CopyOnWriteArrayList<>();
