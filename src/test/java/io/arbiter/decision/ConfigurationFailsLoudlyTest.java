@@ -132,6 +132,28 @@ class ConfigurationFailsLoudlyTest {
     }
 
     @Test
+    void aTreatmentTableThatLeavesASituationWithoutAStatusIsRefusedNamingWhen() throws IOException {
+        copyProjectRules();
+        Path table = tables.resolve("rollout/cluster-treatment.drl.csv");
+        String fallback = "Waiting otherwise gets the policy as is,";
+        String text = Files.readString(table);
+        assertTrue(text.contains(fallback), "the packaged table has changed: pick another row to drop");
+        Files.writeString(table, text.lines().filter(line -> !line.startsWith(fallback))
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
+
+        RuleBaseException e = refused(rules, tables);
+
+        assertTrue(e.getMessage().contains("'ocm.rollout'") && e.getMessage().contains("cluster-treatment"), e.getMessage());
+        // only progressive enforcement keeps a row for a waiting cluster
+        for (String missing : List.of("waiting its turn (All, remediationAction enforce)",
+                "waiting its turn (All, remediationAction inform)", "waiting its turn (Progressive, remediationAction inform)")) {
+            assertTrue(e.getMessage().contains(missing), e.getMessage());
+        }
+        assertTrue(!e.getMessage().contains("(Progressive, remediationAction enforce)")
+                && !e.getMessage().contains("watched"), e.getMessage());
+    }
+
+    @Test
     void aRuleWithoutAGroupIsRefused() {
         var files = List.of(drl("ungrouped.drl", """
                 package x;

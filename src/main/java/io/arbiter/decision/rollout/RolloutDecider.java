@@ -118,7 +118,7 @@ public final class RolloutDecider {
     }
 
     /**
-     * The situation the situation table gave a list and status: {@link #requireSituations} refused rules that leave
+     * The situation the situation table gave a list and status: {@link #requireCoverage} refused rules that leave
      * one without, so a decision always finds it.
      */
     private static Situation situation(Map<Placement, Situation> situationAt, Listed listed, Status status) {
@@ -131,11 +131,47 @@ public final class RolloutDecider {
     }
 
     /**
-     * Refuses rules whose situation table leaves a list and status a cluster can have without a situation: a decision
-     * that put a cluster there would have nothing to report for it. Tried once for every placement, when the rule base
-     * is built, so an analyst's edit that drops a row fails the start-up, the reload or the lint, not a decision.
+     * Refuses rules whose situation table leaves a list and status a cluster can have without a situation, or whose
+     * treatment table leaves a situation without a status to report or an action under some strategy and root
+     * remediation action: a decision would answer a 500 or report nothing for such a cluster. Tried once for every
+     * case when the rule base is built, so an analyst's edit that drops a row fails the start-up, the reload or the
+     * lint, not a decision.
      */
-    public static void requireSituations(CompiledRuleBase ruleBase) {
+    public static void requireCoverage(CompiledRuleBase ruleBase) {
+        requireSituations(ruleBase);
+        requireTreatments(ruleBase);
+    }
+
+    private static void requireTreatments(CompiledRuleBase ruleBase) {
+        List<String> missing = new ArrayList<>();
+        for (Strategy strategy : Strategy.values()) {
+            for (Remediation remediation : Remediation.values()) {
+                List<Object> facts = new ArrayList<>();
+                facts.add(new Settings(strategy, remediation, 0, 0, null));
+                for (Situation situation : Situation.values()) {
+                    facts.add(new Treat(situation));
+                }
+                record Treated(Set<Situation> reported, Set<Situation> acted) {
+                }
+                Treated treated = ruleBase.run(facts, PHASES, session -> new Treated(
+                        factsOf(session, ReportedStatus.class).stream().map(ReportedStatus::situation).collect(Collectors.toSet()),
+                        factsOf(session, ActionFor.class).stream().map(ActionFor::situation).collect(Collectors.toSet())))
+                        .result();
+                for (Situation situation : Situation.values()) {
+                    if (!treated.reported().contains(situation) || !treated.acted().contains(situation)) {
+                        missing.add(situation + " (" + strategy + ", remediationAction " + remediation + ")");
+                    }
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new RuleBaseException("the rule base '" + ruleBase.name() + "' gives no status or no remediation action"
+                    + " to a cluster " + String.join(", ", missing) + ": the cluster-treatment decision table needs a row"
+                    + " for each");
+        }
+    }
+
+    private static void requireSituations(CompiledRuleBase ruleBase) {
         List<Placement> every = Placement.every();
         Set<Placement> situated = ruleBase.run(every, PHASES, session -> factsOf(session, SituationOf.class)).result()
                 .stream().map(SituationOf::placement).collect(Collectors.toSet());

@@ -32,7 +32,7 @@ public final class RolloutPolicyType extends AbstractPolicyType {
 
     @Override
     public void checkRuleBase(CompiledRuleBase ruleBase) {
-        RolloutDecider.requireSituations(ruleBase);
+        RolloutDecider.requireCoverage(ruleBase);
     }
 
     @Override

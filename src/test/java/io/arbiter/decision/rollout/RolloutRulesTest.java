@@ -524,7 +524,7 @@ class RolloutRulesTest {
 
     @Test
     void thePackagedSituationTableGivesEveryPlacementASituation() {
-        RolloutDecider.requireSituations(RULES);
+        RolloutDecider.requireCoverage(RULES);
 
         var situated = RuleTestSupport.fire(RULES, RolloutFacts.Placement.every(),
                 session -> CompiledRuleBase.factsOf(session, RolloutFacts.SituationOf.class)).result();
