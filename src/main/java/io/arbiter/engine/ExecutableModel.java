@@ -7,6 +7,7 @@ import org.kie.api.KieServices;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ final class ExecutableModel {
                     classes.put(path.substring(0, path.length() - ".class".length()).replace('/', '.'), in.readAllBytes());
                 } else if (path.endsWith(MODEL_LIST)) {
                     // the first line is the format's version ("Drools-Model-Version:10.1.0"), then class names
-                    new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().map(String::trim)
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::trim)
                             .filter(line -> !line.isEmpty() && !line.contains(":")).forEach(models::add);
                 }
             }

@@ -142,6 +142,10 @@ public final class RolloutDecider {
         requireTreatments(ruleBase);
     }
 
+    /** The situations a treatment run gave a status to report, and those it gave an action. */
+    private record Treated(Set<Situation> reported, Set<Situation> acted) {
+    }
+
     private static void requireTreatments(CompiledRuleBase ruleBase) {
         List<String> missing = new ArrayList<>();
         for (Strategy strategy : Strategy.values()) {
@@ -150,8 +154,6 @@ public final class RolloutDecider {
                 facts.add(new Settings(strategy, remediation, 0, 0, null));
                 for (Situation situation : Situation.values()) {
                     facts.add(new Treat(situation));
-                }
-                record Treated(Set<Situation> reported, Set<Situation> acted) {
                 }
                 Treated treated = ruleBase.run(facts, PHASES, session -> new Treated(
                         factsOf(session, ReportedStatus.class).stream().map(ReportedStatus::situation).collect(Collectors.toSet()),
