@@ -11,7 +11,7 @@
 #   log on   the embedded default's decision log (./arbiter-decisions.log, BEST_EFFORT), in a fresh directory:
 #            /healthz, an implementation decision carrying only an Interface, one with an action policy;
 #   log off  the same policy given as a file (--policy fixtures/embedded/policy.yaml: no log by default):
-#            the two decisions again.
+#            /healthz and the two decisions again (the same load before the decisions as the log-on server had).
 # wrk: 2 threads, 16 connections, SECONDS per case after WARMUP seconds (default 15) of the same load.
 # Reported per build: requests/s of each case, decisions/healthz
 # (target >= 0.50), auditing's cost = 1 - (log on)/(log off) (target <= 5%), the time from `java -jar` to
@@ -119,6 +119,8 @@ for round in $(seq 1 "$rounds"); do
         stop_server
         start_server "$jar" "$dir" --policy "$root/fixtures/embedded/policy.yaml"
         [ ! -e "$dir/arbiter-decisions.log" ] || { echo "log-off server wrote a log" >&2; exit 1; }
+        # the same load before the decisions as the log-on server had: a server's first minute warms its HTTP path
+        record "$round" "$build" healthz_log_off "$(rate healthz /healthz)"
         record "$round" "$build" interface_log_off "$(rate interface /v1/decisions/implementation INTERFACE)"
         record "$round" "$build" action_log_off "$(rate action /v1/decisions/implementation ACTION)"
         stop_server
