@@ -27,6 +27,12 @@ public final class PrecompileRules {
         }
         Path classes = Path.of(args[0]);
         Path out = Files.createDirectories(classes.resolve("precompiled"));
+        // kjars of earlier builds' files: never used (their names carry another revision), but packaged all the same
+        try (var stale = Files.list(out)) {
+            for (Path kjar : stale.filter(file -> file.toString().endsWith(".kjar")).toList()) {
+                Files.delete(kjar);
+            }
+        }
         for (PolicyType type : PolicyTypeRegistry.discover().types()) {
             List<RuleBaseBuilder.RuleFile> files = SnapshotLoader.ruleFiles(type, classes.resolve("rules"),
                     classes.resolve("decision-tables"));
