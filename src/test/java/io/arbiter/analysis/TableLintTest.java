@@ -156,10 +156,7 @@ class TableLintTest {
     void aSituationTableThatLeavesAClusterWithoutASituationIsAnError(@TempDir Path temp) throws IOException {
         Path rules = TestFiles.copyTree(Path.of("rules"), temp.resolve("rules"));
         Path tables = TestFiles.copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
-        Path table = tables.resolve("rollout/cluster-situation.drl.csv");
-        Files.writeString(table, Files.readString(table).lines()
-                .filter(line -> !line.startsWith("Timed out by this decision is timed out now,"))
-                .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
+        TestFiles.dropRow(tables.resolve("rollout/cluster-situation.drl.csv"), "Timed out by this decision is timed out now");
         PolicyTypeRegistry rollout = new PolicyTypeRegistry(List.of(
                 PolicyTypeRegistry.discover().type("ocm.rollout").orElseThrow()));
 

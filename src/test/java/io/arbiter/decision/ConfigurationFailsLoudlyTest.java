@@ -113,12 +113,8 @@ class ConfigurationFailsLoudlyTest {
     @Test
     void aSituationTableThatLeavesAClusterWithoutASituationIsRefusedNamingWhere() throws IOException {
         copyProjectRules();
-        Path table = tables.resolve("rollout/cluster-situation.drl.csv");
-        String catchAll = "Any other record in neither list was rolled out before,";
-        String text = Files.readString(table);
-        assertTrue(text.contains(catchAll), "the packaged table has changed: pick another row to drop");
-        Files.writeString(table, text.lines().filter(line -> !line.startsWith(catchAll))
-                .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
+        TestFiles.dropRow(tables.resolve("rollout/cluster-situation.drl.csv"),
+                "Any other record in neither list was rolled out before");
 
         RuleBaseException e = refused(rules, tables);
 
@@ -134,12 +130,7 @@ class ConfigurationFailsLoudlyTest {
     @Test
     void aTreatmentTableThatLeavesASituationWithoutAStatusIsRefusedNamingWhen() throws IOException {
         copyProjectRules();
-        Path table = tables.resolve("rollout/cluster-treatment.drl.csv");
-        String fallback = "Waiting otherwise gets the policy as is,";
-        String text = Files.readString(table);
-        assertTrue(text.contains(fallback), "the packaged table has changed: pick another row to drop");
-        Files.writeString(table, text.lines().filter(line -> !line.startsWith(fallback))
-                .collect(java.util.stream.Collectors.joining("\n", "", "\n")));
+        TestFiles.dropRow(tables.resolve("rollout/cluster-treatment.drl.csv"), "Waiting otherwise gets the policy as is");
 
         RuleBaseException e = refused(rules, tables);
 

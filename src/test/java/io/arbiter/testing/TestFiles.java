@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /** Folder trees for tests that work on files: copies of the rules, a hub, an archive. */
@@ -29,6 +30,19 @@ public final class TestFiles {
             }
         }
         return to;
+    }
+
+    /**
+     * Removes the row of a CSV decision table whose first cell is {@code name}, failing when there is none (the
+     * packaged table has changed, and the test would no longer test what it says).
+     */
+    public static void dropRow(Path table, String name) throws IOException {
+        List<String> lines = Files.readAllLines(table);
+        List<String> kept = lines.stream().filter(line -> !line.startsWith(name + ",")).toList();
+        if (kept.size() != lines.size() - 1) {
+            throw new IllegalStateException(table + " has no row named '" + name + "': pick another row to drop");
+        }
+        Files.write(table, kept);
     }
 
     /** Deletes {@code folder} and everything below it. */
