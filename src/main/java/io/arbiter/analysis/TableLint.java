@@ -59,10 +59,11 @@ public final class TableLint {
                     findings.addAll(rowChecks(table, firedRules));
                 }
             }
-            List<Finding> compileErrors = compileErrors(type, files, tables);
+            RuleBaseBuilder.Check check = RuleBaseBuilder.check(type.name(), files);
+            List<Finding> compileErrors = compileErrors(check, type, tables);
             findings.addAll(compileErrors);
             if (compileErrors.isEmpty()) {
-                findings.addAll(ruleBaseChecks(type, files));
+                findings.addAll(ruleBaseChecks(type, files, check));
             }
         }
         return findings.stream().map(f -> f.file() == null ? f : f.inFile(display(f.file(), rulesRoot, tablesRoot)))
@@ -227,12 +228,12 @@ public final class TableLint {
     }
 
     /**
-     * Compiles the type's files as the service does, with each CSV table turned into its DRL first so that an error's
-     * line names a generated rule, and so the table row (and the cell whose text the error names) it comes from.
+     * The errors of compiling the type's files as the service does ({@link RuleBaseBuilder#check}), with each CSV table
+     * turned into its DRL first so that an error's line names a generated rule, and so the table row (and the cell
+     * whose text the error names) it comes from.
      */
-    private static List<Finding> compileErrors(PolicyType type, List<RuleBaseBuilder.RuleFile> files,
+    private static List<Finding> compileErrors(RuleBaseBuilder.Check check, PolicyType type,
                                                Map<String, DecisionTable> tables) {
-        RuleBaseBuilder.Check check = RuleBaseBuilder.check(type.name(), files);
         List<Finding> findings = new ArrayList<>();
         for (RuleBaseBuilder.CompileError error : check.errors()) {
             if (error.tableSyntax()) {
@@ -253,9 +254,10 @@ public final class TableLint {
      * What start-up and reload check of rules that compile: every rule in a phase of its type, and the type's own
      * {@link PolicyType#checkRuleBase} (e.g. a situation for every cluster of a rollout).
      */
-    private static List<Finding> ruleBaseChecks(PolicyType type, List<RuleBaseBuilder.RuleFile> files) {
+    private static List<Finding> ruleBaseChecks(PolicyType type, List<RuleBaseBuilder.RuleFile> files,
+                                                RuleBaseBuilder.Check check) {
         try {
-            type.checkRuleBase(RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases()));
+            type.checkRuleBase(RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases(), check));
             return List.of();
         } catch (RuleBaseException e) {
             return List.of(new Finding(Severity.ERROR, "rule-base", "policy type " + type.name(), "$", null, null,

@@ -100,15 +100,33 @@ public final class RuleBaseBuilder {
             throw new RuleBaseException("the rule base '" + name + "' has no rule files");
         }
         long started = System.nanoTime();
+        byte[] precompiled = precompiled(name, revisionOf(files));
+        return load(name, files, phases, precompiled != null ? precompiled
+                : compiled(name, files, "1.0." + BUILDS.incrementAndGet()), precompiled != null, started);
+    }
+
+    /**
+     * The rule base of files that {@link #check} compiled without errors, from the kjar it compiled: lint checks a
+     * rule base as start-up would without compiling its files a second time.
+     */
+    public static CompiledRuleBase build(String name, List<RuleFile> files, List<String> phases, Check check) {
+        if (check.kjar() == null) {
+            throw new IllegalArgumentException("the rule base '" + name + "' did not compile: " + check.errors());
+        }
+        long started = System.nanoTime();
+        requireRulesInTables(files);
+        return load(name, files, phases, check.kjar(), false, started);
+    }
+
+    private static CompiledRuleBase load(String name, List<RuleFile> files, List<String> phases, byte[] kjar,
+                                         boolean precompiled, long started) {
         String revision = revisionOf(files);
-        byte[] precompiled = precompiled(name, revision);
-        KieBase kieBase = ExecutableModel.load(name, precompiled != null ? precompiled
-                : compiled(name, files, "1.0." + BUILDS.incrementAndGet()));
+        KieBase kieBase = ExecutableModel.load(name, kjar);
         List<String> ruleNames = kieBase.getKiePackages().stream()
                 .flatMap(pkg -> pkg.getRules().stream().map(rule -> pkg.getName() + "." + rule.getName()))
                 .sorted().toList();
         checkPhases(name, kieBase, phases, files);
-        LOG.info("the rule base '{}' {}: {} rules from {} files in {} ms", name, precompiled != null ? "loaded precompiled" : "built",
+        LOG.info("the rule base '{}' {}: {} rules from {} files in {} ms", name, precompiled ? "loaded precompiled" : "built",
                 ruleNames.size(), files.size(), (System.nanoTime() - started) / 1_000_000);
         return new CompiledRuleBase(name, kieBase, kieBase.newKieSessionsPool(POOL_SIZE), List.copyOf(phases),
                 revision, ruleNames, List.copyOf(files));
@@ -213,12 +231,16 @@ public final class RuleBaseBuilder {
         }
     }
 
-    private static KieBuilder compile(String name, List<RuleFile> files, ReleaseId releaseId) {
+    private static void requireRulesInTables(List<RuleFile> files) {
         for (RuleFile file : files) {
             if (file.type() == ResourceType.DTABLE && rulesIn(file) == 0) {
                 throw new RuleBaseException("decision table " + file.name() + " yields no rules");
             }
         }
+    }
+
+    private static KieBuilder compile(String name, List<RuleFile> files, ReleaseId releaseId) {
+        requireRulesInTables(files);
         KieBuilder builder;
         try {
             builder = KieServices.get().newKieBuilder(fileSystem(name, files, releaseId)).buildAll(ExecutableModelProject.class);
@@ -266,9 +288,10 @@ public final class RuleBaseBuilder {
     /**
      * What compiling {@code files} as {@link #build} does reports, without throwing: every error, located in its file.
      * A CSV decision table is compiled through the DRL it generates, given in {@code generatedDrl} by file, so that
-     * an error's line can be traced to the table's row.
+     * an error's line can be traced to the table's row. {@code kjar}: what the files compiled to, when there was no
+     * error (null otherwise).
      */
-    public record Check(List<CompileError> errors, Map<String, String> generatedDrl) {
+    public record Check(List<CompileError> errors, Map<String, String> generatedDrl, byte[] kjar) {
     }
 
     public static Check check(String name, List<RuleFile> files) {
@@ -299,7 +322,7 @@ public final class RuleBaseBuilder {
             builder = services.newKieBuilder(fileSystem(name, compiled, releaseId)).buildAll(ExecutableModelProject.class);
         } catch (RuntimeException e) {
             errors.add(new CompileError(null, 0, 0, "the rule base does not compile: " + e.getMessage(), false));
-            return new Check(errors, generated);
+            return new Check(errors, generated, null);
         } finally {
             services.getRepository().removeKieModule(releaseId);
         }
@@ -312,7 +335,7 @@ public final class RuleBaseBuilder {
             errors.add(new CompileError(file, Math.max(0, message.getLine()), Math.max(0, message.getColumn()),
                     firstLine(message.getText()), false));
         }
-        return new Check(errors, generated);
+        return new Check(errors, generated, errors.isEmpty() ? ((InternalKieModule) builder.getKieModule()).getBytes() : null);
     }
 
     private static String artifactOf(String name) {
