@@ -462,7 +462,7 @@ public final class SnapshotArchive {
             throw malformed(Part.RULES, revision, "it lists no files");
         }
         try {
-            return RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases());
+            return type.buildRuleBase(files);
         } catch (RuleBaseException e) {
             throw malformed(Part.RULES, revision, "its rules do not build: " + e.getMessage());
         } catch (RuntimeException e) {

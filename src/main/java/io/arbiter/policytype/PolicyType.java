@@ -1,5 +1,8 @@
 package io.arbiter.policytype;
 
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.RuleBaseBuilder;
+
 import java.util.List;
 
 /**
@@ -44,9 +47,20 @@ public interface PolicyType {
      * Refuses rules and tables that compile but leave something a decision of this type needs undecided (an analyst's
      * edit that drops a table's catch-all row, say), by throwing a {@link io.arbiter.engine.RuleBaseException} that
      * names it: the start-up, the reload or the lint then fails instead of a decision. Called once for each rule base
-     * built from new files. Default: nothing to check.
+     * built ({@link #buildRuleBase}). Default: nothing to check.
      */
-    default void checkRuleBase(io.arbiter.engine.CompiledRuleBase ruleBase) {
+    default void checkRuleBase(CompiledRuleBase ruleBase) {
+    }
+
+    /**
+     * This type's rule base from {@code files}, compiled for its phases and passed by {@link #checkRuleBase}: how the
+     * snapshot loader builds rules read from disk and the archive builds archived ones, so that every rule base a
+     * decision runs on has passed the same checks.
+     */
+    default CompiledRuleBase buildRuleBase(List<RuleBaseBuilder.RuleFile> files) {
+        CompiledRuleBase built = RuleBaseBuilder.build(name(), files, ruleSet().phases());
+        checkRuleBase(built);
+        return built;
     }
 
     /**

@@ -153,9 +153,7 @@ public final class SnapshotLoader {
         if (old != null && old.revision().equals(RuleBaseBuilder.revisionOf(files))) {
             return old;
         }
-        CompiledRuleBase built = RuleBaseBuilder.build(type.name(), files, type.ruleSet().phases());
-        type.checkRuleBase(built);
-        return built;
+        return type.buildRuleBase(files);
     }
 
     /**

@@ -137,6 +137,22 @@ class SnapshotArchiveTest {
     }
 
     @Test
+    void archivedRulesThatLeaveACaseUndecidedAreRefusedAsLoadedRulesAre() throws Exception {
+        SnapshotArchive archive = SnapshotArchive.at(dir, 5);
+        ArchiveManifest manifest = archive.write(embedded, Instant.now());
+        Path rules = dir.resolve("parts/rules/" + manifest.rules().get("ocm.rollout") + ".json");
+        String catchAll = "\nAny other record in neither list was rolled out before,";
+        String part = Files.readString(rules);
+        int row = part.indexOf(catchAll.replace("\n", "\\n"));
+        assertTrue(row > 0, "the archived situation table has its catch-all row");
+        int end = part.indexOf("\\n", row + 2);
+        Files.writeString(rules, part.substring(0, row) + part.substring(end));
+
+        assertThrowsContaining(() -> archive.restore(manifest, REGISTRY), "rules part " + manifest.rules().get("ocm.rollout"),
+                "cluster-situation", "in neither list as Succeeded");
+    }
+
+    @Test
     void aMissingPartIsAClearError() throws Exception {
         SnapshotArchive archive = SnapshotArchive.at(dir, 5);
         ArchiveManifest manifest = archive.write(embedded, Instant.now());
