@@ -3,6 +3,7 @@ package io.arbiter.document;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.AnnotationKeyword;
+import com.networknt.schema.ExecutionContext;
 import com.networknt.schema.InvalidSchemaRefException;
 import com.networknt.schema.JsonMetaSchema;
 import com.networknt.schema.JsonSchema;
@@ -13,6 +14,9 @@ import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import com.networknt.schema.resource.DisallowSchemaLoader;
+import com.networknt.schema.walk.JsonSchemaWalkListener;
+import com.networknt.schema.walk.WalkEvent;
+import com.networknt.schema.walk.WalkFlow;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,7 +34,13 @@ import java.util.Set;
  */
 public final class JsonSchemas {
 
-    private static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder().pathType(PathType.JSON_PATH).build();
+    /** Problems a refusal lists at most: enough to locate a document's mistakes. */
+    public static final int MAX_PROBLEMS = 100;
+
+    private static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder().pathType(PathType.JSON_PATH)
+            .keywordWalkListener("maxItems", new SizeInDocument())
+            .keywordWalkListener("maxProperties", new SizeInDocument())
+            .build();
 
     /** The dialects Hub Types may declare, by {@link #normalized} {@code $schema}. */
     private static final Map<String, JsonMetaSchema> DIALECTS = dialects();
@@ -168,14 +178,70 @@ public final class JsonSchemas {
         }
     }
 
-    /** Every problem of {@code tree} against {@code schema}, sorted by path, not yet located. */
+    /**
+     * The problems of {@code tree} against {@code schema}, sorted by path, not yet located: at most {@link
+     * #MAX_PROBLEMS}, then one at {@code $} when more may exist. They are looked for in a {@link SchemaSample} of the
+     * document, so that finding them costs the same for a 1 MiB document as for a small one.
+     */
     public static List<Problem> problems(JsonSchema schema, JsonNode tree) {
+        // The usual, valid document is validated once, as fast as the validator goes; an invalid one gives its first problem.
+        Set<ValidationMessage> first = schema.validate(tree, context -> context.getExecutionConfig().setFailFast(true));
+        if (first.isEmpty()) {
+            return List.of();
+        }
+        SchemaSample sample = new SchemaSample(tree);
         List<Problem> problems = new ArrayList<>();
-        for (ValidationMessage message : schema.validate(tree)) {
-            problems.add(problem(message));
+        ExecutionContext context = schema.createExecutionContext();
+        context.getCollectorContext().add(SizeInDocument.KEY, new SizeInDocument.Found(sample, problems));
+        for (ValidationMessage message : schema.walk(context, sample.tree, true).getValidationMessages()) {
+            if (sample.believed(message.getType(), message.getInstanceNode())) {
+                problems.add(problem(message));
+            }
+        }
+        if (problems.isEmpty()) {
+            first.forEach(message -> problems.add(problem(message)));
         }
         problems.sort(Comparator.comparing(Problem::path));
-        return problems;
+        List<Problem> listed = new ArrayList<>(problems.subList(0, Math.min(problems.size(), MAX_PROBLEMS)));
+        if (problems.size() > MAX_PROBLEMS) {
+            listed.add(Problem.at("$", "more problems are not listed: these are the first " + MAX_PROBLEMS));
+        } else if (!sample.isComplete()) {
+            listed.add(Problem.at("$", "more problems may exist: they were looked for in the first " + SchemaSample.VALUES
+                    + " values of the document"));
+        }
+        return listed;
+    }
+
+    /**
+     * Reports an incomplete container of a {@link SchemaSample} whose size in the document is past its {@code
+     * maxItems} or {@code maxProperties}, which the validator cannot see in the sample.
+     */
+    private static final class SizeInDocument implements JsonSchemaWalkListener {
+
+        static final String KEY = SizeInDocument.class.getName();
+
+        record Found(SchemaSample sample, List<Problem> problems) {
+        }
+
+        @Override
+        public WalkFlow onWalkStart(WalkEvent event) {
+            Found found = event.getExecutionContext() == null ? null
+                    : (Found) event.getExecutionContext().getCollectorContext().get(KEY);
+            JsonNode node = event.getInstanceNode();
+            Integer size = found == null ? null : found.sample().sizeInDocument(node);
+            JsonNode limit = event.getSchema().getSchemaNode().get(event.getKeyword());
+            boolean items = "maxItems".equals(event.getKeyword());
+            if (size != null && limit != null && limit.canConvertToInt() && (items ? node.isArray() : node.isObject())
+                    && node.size() <= limit.intValue() && size > limit.intValue()) {
+                found.problems().add(Problem.at(event.getInstanceLocation().toString(),
+                        "must have at most " + limit.intValue() + (items ? " items" : " properties")));
+            }
+            return WalkFlow.CONTINUE;
+        }
+
+        @Override
+        public void onWalkEnd(WalkEvent event, Set<ValidationMessage> messages) {
+        }
     }
 
     private static Problem problem(ValidationMessage message) {

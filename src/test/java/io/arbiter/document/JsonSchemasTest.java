@@ -10,7 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Hub Type schemas compile under the JSON Schema dialect they declare, or say in our words why they cannot. */
+/**
+ * Hub Type schemas compile under the JSON Schema dialect they declare, or say in our words why they cannot; a large
+ * invalid document's problems are looked for in a bounded sample of it, and still located.
+ */
 class JsonSchemasTest {
 
     private static JsonNode json(String text) {
@@ -68,5 +71,52 @@ class JsonSchemasTest {
                 json("{\"$ref\": \"http://127.0.0.1:9/remote.json\"}")));
         assertThrows(JsonSchemas.UnusableSchemaException.class, () -> JsonSchemas.compileDeclared(json("{\"pattern\": \"(\"}")));
         assertThrows(JsonSchemas.UnusableSchemaException.class, () -> JsonSchemas.compileDeclared(json("[]")));
+    }
+
+    private static final String ITEMS = "{\"type\": \"array\", \"maxItems\": 50000, \"items\": {\"type\": \"object\","
+            + " \"required\": [\"name\"], \"additionalProperties\": false, \"properties\": {\"name\": {\"type\": \"string\"}}}}";
+
+    private static String items(int count, String item) {
+        return "[" + String.join(",", java.util.Collections.nCopies(count, item)) + "]";
+    }
+
+    @Test
+    void aProblemPastTheSampleIsStillFoundAndLocated() throws Exception {
+        String list = items(30_000, "{\"name\": \"a\"}");
+        String broken = list.substring(0, list.length() - 1) + ",{\"name\": 1}]";
+
+        assertEquals(List.of("$[30000].name: integer found, string expected",
+                "$: more problems may exist: they were looked for in the first " + SchemaSample.VALUES + " values of the document"),
+                problems(ITEMS, broken));
+    }
+
+    @Test
+    void aListOfEmptyObjectsGetsTheFirstProblemsAndSaysThereAreMore() throws Exception {
+        List<String> found = problems(ITEMS, items(40_000, "{}"));
+
+        assertEquals(JsonSchemas.MAX_PROBLEMS + 1, found.size(), found.subList(0, 3).toString());
+        assertEquals("$: more problems are not listed: these are the first " + JsonSchemas.MAX_PROBLEMS, found.get(found.size() - 1));
+        assertTrue(found.contains("$[0].name: required field 'name' is missing"), found.subList(0, 3).toString());
+    }
+
+    @Test
+    void aListPastItsLimitIsNamedThoughTheSampleHoldsFewerItems() throws Exception {
+        String schema = ITEMS.replace("50000", "3000");
+
+        assertEquals(List.of("$: must have at most 3000 items",
+                        "$: more problems may exist: they were looked for in the first " + SchemaSample.VALUES + " values of the document"),
+                problems(schema, items(3001, "{\"name\": \"a\"}")));
+    }
+
+    @Test
+    void aFieldPastTheSampleIsNotReportedMissing() throws Exception {
+        String others = java.util.stream.IntStream.range(0, 5_000).mapToObj(i -> "\"f" + i + "\": 0")
+                .collect(java.util.stream.Collectors.joining(","));
+        String schema = "{\"type\": \"object\", \"required\": [\"name\"],"
+                + " \"properties\": {\"count\": {\"type\": \"integer\"}, \"name\": {\"type\": \"string\"}}}";
+
+        assertEquals(List.of("$.count: string found, integer expected",
+                        "$: more problems may exist: they were looked for in the first " + SchemaSample.VALUES + " values of the document"),
+                problems(schema, "{\"count\": \"x\", " + others + ", \"name\": \"a\"}"));
     }
 }
