@@ -17,9 +17,7 @@ public final class BackendFacts {
     public enum MatchLevel { EXACT, PATH, PATTERN_REVISION, PATTERN, BUILTIN }
 
     /** One Type of the request's {@code typeRefs} batch; {@code index} keeps the response in request order. */
-    @FactId("typeRefs[{index}] {typeRef}")
-    public record TypeQuery(int index, Ref typeRef) implements Fact {
-    }
+    @FactId("typeRefs[{index}] {typeRef}") public record TypeQuery(int index, Ref typeRef) implements Fact {}
 
     /**
      * {@code typeInstance.rules[i]} of one policy. A pattern rule ({@code cap.type.aws.*}) covers the paths that
@@ -34,19 +32,13 @@ public final class BackendFacts {
     }
 
     /** A rule a higher policy's rule for the same typeRef replaces (policy-syntax 5). */
-    @FactId("{rule.location} replaced by {by.location}")
-    public record ReplacedRule(BackendRule rule, BackendRule by) implements Fact {
-    }
+    @FactId("{rule.location} replaced by {by.location}") public record ReplacedRule(BackendRule rule, BackendRule by) implements Fact {}
 
     /** A rule that takes part in the decision. */
-    @FactId("effective {rule.location}")
-    public record EffectiveRule(BackendRule rule) implements Fact {
-    }
+    @FactId("effective {rule.location}") public record EffectiveRule(BackendRule rule) implements Fact {}
 
     /** A pattern rule whose prefix covers the Type (and whose revision, if any, is the Type's). */
-    @FactId("{rule.location} covers {query.typeRef}")
-    public record PatternCover(TypeQuery query, BackendRule rule) implements Fact {
-    }
+    @FactId("{rule.location} covers {query.typeRef}") public record PatternCover(TypeQuery query, BackendRule rule) implements Fact {}
 
     /** A rule that would choose the backend of a Type at a level; the priority table orders the levels. */
     @FactId("{level} {rule.location} for {query.typeRef}")

@@ -153,9 +153,7 @@ public final class DependencyFacts {
     }
 
     /** Two templates of {@code policies[policyIndex]} have one name: every template of it is a template error. */
-    @FactId("policies[{policyIndex}] repeats a template name")
-    public record RepeatedTemplateNames(int policyIndex) implements Fact {
-    }
+    @FactId("policies[{policyIndex}] repeats a template name") public record RepeatedTemplateNames(int policyIndex) implements Fact {}
 
     /** Two entries of one template want the same object in different compliance states. */
     @FactId("{template.factId} conflicting on {dependencyName}")
@@ -227,19 +225,13 @@ public final class DependencyFacts {
      * The name a template is reported under when it is not its own (ocm-dependencies.md section 4.2: a template error
      * is reported as {@code template-<i>}). Templates without one are reported under their own name.
      */
-    @FactId("{template.factId} reported as {name}")
-    public record ReportedName(Template template, String name) implements Fact {
-    }
+    @FactId("{template.factId} reported as {name}") public record ReportedName(Template template, String name) implements Fact {}
 
     /** What to do with the template's object. */
-    @FactId("{template.factId} {action}")
-    public record TemplateAction(Template template, Action action) implements Fact {
-    }
+    @FactId("{template.factId} {action}") public record TemplateAction(Template template, Action action) implements Fact {}
 
     /** A policy's compliance from its templates (the policy-compliance table). */
-    @FactId("{policy.factId} {compliant}")
-    public record PolicyCompliance(PolicyFact policy, String compliant) implements Fact {
-    }
+    @FactId("{policy.factId} {compliant}") public record PolicyCompliance(PolicyFact policy, String compliant) implements Fact {}
 
     /** {@code policySets[index]}. */
     @FactId("policySets[{index}] {namespace}.{name}")
@@ -247,33 +239,21 @@ public final class DependencyFacts {
     }
 
     /** One member of a PolicySet; {@code canonical} is {@code <set namespace>.<member>}. */
-    @FactId("{set.factId} member {member}")
-    public record SetMember(PolicySetFact set, String member, String canonical) implements Fact {
-    }
+    @FactId("{set.factId} member {member}") public record SetMember(PolicySetFact set, String member, String canonical) implements Fact {}
 
     /** A member's compliance, from the request's policy of the same canonical name. */
-    @FactId("{member.factId} {compliant}")
-    public record MemberCompliance(SetMember member, String compliant) implements Fact {
-    }
+    @FactId("{member.factId} {compliant}") public record MemberCompliance(SetMember member, String compliant) implements Fact {}
 
     /** A member with no compliance (not in the request, or its policy has no state). */
-    @FactId("{member.factId} unknown")
-    public record MemberUnknown(SetMember member) implements Fact {
-    }
+    @FactId("{member.factId} unknown") public record MemberUnknown(SetMember member) implements Fact {}
 
     /** A PolicySet's compliance over its members (the policyset-compliance table). */
-    @FactId("{set.factId} {compliant}")
-    public record SetCompliance(PolicySetFact set, String compliant) implements Fact {
-    }
+    @FactId("{set.factId} {compliant}") public record SetCompliance(PolicySetFact set, String compliant) implements Fact {}
 
     /** One part of a PolicySet's status message; parts are joined by {@code order}. */
-    @FactId("{set.factId} message part {order}")
-    public record SetMessagePart(PolicySetFact set, int order, String text) implements Fact {
-    }
+    @FactId("{set.factId} message part {order}") public record SetMessagePart(PolicySetFact set, int order, String text) implements Fact {}
 
-    @FactId("{set.factId} message")
-    public record SetMessage(PolicySetFact set, String message) implements Fact {
-    }
+    @FactId("{set.factId} message") public record SetMessage(PolicySetFact set, String message) implements Fact {}
 
     /** A pending template waits on a dependency ("Kind name") directly: one of its unmet dependencies. */
     @FactId("{template.factId} waits on {label}")
@@ -281,9 +261,7 @@ public final class DependencyFacts {
     }
 
     /** A request policy that some pending template waits on. */
-    @FactId("{policy.factId} is waited on")
-    public record WaitedOn(PolicyFact policy) implements Fact {
-    }
+    @FactId("{policy.factId} is waited on") public record WaitedOn(PolicyFact policy) implements Fact {}
 
     /**
      * A waited-on request policy waits on a dependency ("Kind name") directly, through one of its pending templates:
@@ -294,9 +272,7 @@ public final class DependencyFacts {
     }
 
     /** A request policy depends on another request policy (an edge of the dependency graph). */
-    @FactId("{from.canonical} -> {to.canonical}")
-    public record DependsOn(PolicyFact from, PolicyFact to) implements Fact {
-    }
+    @FactId("{from.canonical} -> {to.canonical}") public record DependsOn(PolicyFact from, PolicyFact to) implements Fact {}
 
     /**
      * Request policies that each reach every other along dependency edges (a strongly connected component of the
@@ -308,7 +284,5 @@ public final class DependencyFacts {
     }
 
     /** A dependency cycle, named by its smallest policy; {@code loop}: the policies around it from that one. */
-    @FactId("cycle at {first.canonical}")
-    public record Cycle(PolicyFact first, List<PolicyFact> loop) implements Fact {
-    }
+    @FactId("cycle at {first.canonical}") public record Cycle(PolicyFact first, List<PolicyFact> loop) implements Fact {}
 }

@@ -23,9 +23,7 @@ public final class ImplementationFacts {
     // ---- inserted ----
 
     /** The Interface the decision is for; its revision is already resolved (may be null when unknown). */
-    @FactId("interface {ref}")
-    public record InterfaceQuery(Ref ref) implements Fact {
-    }
+    @FactId("interface {ref}") public record InterfaceQuery(Ref ref) implements Fact {}
 
     /** How a policy rule names its Interface: a syntax property of the rule, not a judgement. */
     public enum RuleKeyKind {
@@ -40,9 +38,7 @@ public final class ImplementationFacts {
     }
 
     /** {@code interface.rules[index]} of the (merged) policy. */
-    @FactId("{id}")
-    public record PolicyRule(String id, int index, Ref interfaceRef, RuleKeyKind keyKind, int oneOfCount) implements Fact {
-    }
+    @FactId("{id}") public record PolicyRule(String id, int index, Ref interfaceRef, RuleKeyKind keyKind, int oneOfCount) implements Fact {}
 
     /** {@code interface.rules[i].oneOf[index]}: its constraints, flattened for matching. */
     @FactId("{id}")
@@ -51,9 +47,7 @@ public final class ImplementationFacts {
     }
 
     /** A TypeInstance that exists in the system (TypeInstance store or platform). */
-    @FactId("typeInstance {id}")
-    public record AvailableTypeInstance(String id, Ref typeRef) implements Fact {
-    }
+    @FactId("typeInstance {id}") public record AvailableTypeInstance(String id, Ref typeRef) implements Fact {}
 
     /** Where an injected TypeInstance comes from. */
     public enum InjectionSource { RULE_INJECT, DEFAULT_INJECT }
@@ -135,19 +129,13 @@ public final class ImplementationFacts {
     }
 
     /** A source item and its place in the merged order (lower first). */
-    @FactId("{item.id} priority {priority}")
-    public record RankedItem(SourceItem item, Priority priority) implements Fact {
-    }
+    @FactId("{item.id} priority {priority}") public record RankedItem(SourceItem item, Priority priority) implements Fact {}
 
     /** An item merged into a higher item with equal constraints (policy-syntax 5). */
-    @FactId("{item.id} merged into {into.id}")
-    public record Absorbed(SourceItem item, SourceItem into) implements Fact {
-    }
+    @FactId("{item.id} merged into {into.id}") public record Absorbed(SourceItem item, SourceItem into) implements Fact {}
 
     /** An item that stays in the merged oneOf list (it absorbed nothing or it is the highest of its equals). */
-    @FactId("surviving {item.id}")
-    public record SurvivingItem(SourceItem item, Priority priority) implements Fact {
-    }
+    @FactId("surviving {item.id}") public record SurvivingItem(SourceItem item, Priority priority) implements Fact {}
 
     /** An entry that a higher one replaces (same Type, or same name). */
     public record Overridden(Object entry, Object by) implements Fact {
@@ -158,37 +146,25 @@ public final class ImplementationFacts {
     }
 
     /** A source item whose inject entries count for the merged item {@code intoId} (itself, or one it absorbed). */
-    @FactId("{ownerId} injects for {intoId}")
-    public record MergedOwner(String ownerId, String intoId) implements Fact {
-    }
+    @FactId("{ownerId} injects for {intoId}") public record MergedOwner(String ownerId, String intoId) implements Fact {}
 
     /**
      * An injected id the TypeInstance store cannot resolve, offered to the merged item {@code itemId} (null: by an
      * {@code interface.default}, to every item). It satisfies nothing, so an explanation names it.
      */
-    @FactId("unresolved {id} at {location}")
-    public record UnresolvedInjection(String itemId, String id, String location) implements Fact {
-    }
+    @FactId("unresolved {id} at {location}") public record UnresolvedInjection(String itemId, String id, String location) implements Fact {}
 
     /** A required TypeInstance entry offered to the winning item, with its policy's rank. */
-    @FactId("offered {entry.location}")
-    public record OfferedRequired(RequiredEntry entry, Rank rank) implements Fact {
-    }
+    @FactId("offered {entry.location}") public record OfferedRequired(RequiredEntry entry, Rank rank) implements Fact {}
 
     /** An additional TypeInstance entry offered to the winning item, with its policy's rank. */
-    @FactId("offered {entry.location}")
-    public record OfferedAdditional(AdditionalTypeInstanceEntry entry, Rank rank) implements Fact {
-    }
+    @FactId("offered {entry.location}") public record OfferedAdditional(AdditionalTypeInstanceEntry entry, Rank rank) implements Fact {}
 
     /** An additional parameter entry offered to the winning item, with its policy's rank. */
-    @FactId("offered {entry.location}")
-    public record OfferedParameter(AdditionalParameterEntry entry, Rank rank) implements Fact {
-    }
+    @FactId("offered {entry.location}") public record OfferedParameter(AdditionalParameterEntry entry, Rank rank) implements Fact {}
 
     /** The selected Implementation: the first candidate by path, then revision descending. */
-    @FactId("selected {implementation.key}")
-    public record Selected(Implementation implementation) implements Fact {
-    }
+    @FactId("selected {implementation.key}") public record Selected(Implementation implementation) implements Fact {}
 
     /** A TypeInstance injected under an alias of the selected Implementation. */
     @FactId("inject {id} as {alias}")
@@ -208,9 +184,7 @@ public final class ImplementationFacts {
     }
 
     /** A Hub storage the selected Implementation requires under an alias: the backend of what it stores there. */
-    @FactId("backend {id} for {alias}")
-    public record StorageBackend(String alias, String id, InjectionSource source) implements Fact {
-    }
+    @FactId("backend {id} for {alias}") public record StorageBackend(String alias, String id, InjectionSource source) implements Fact {}
 
     /**
      * Why the policies cannot be applied to the selected Implementation (422 INVALID_POLICY). {@code storeLookup}:
@@ -224,19 +198,13 @@ public final class ImplementationFacts {
     }
 
     /** A policy rule whose key names the requested Interface, and how. */
-    @FactId("{rule.id} by {kind}")
-    public record RuleKeyMatch(PolicyRule rule, RuleKeyKind kind) implements Fact {
-    }
+    @FactId("{rule.id} by {kind}") public record RuleKeyMatch(PolicyRule rule, RuleKeyKind kind) implements Fact {}
 
     /** The precedence the rule-key table gives a key match (1 is tried first). */
-    @FactId("{match.factId} rank {rank}")
-    public record RuleKeyRank(RuleKeyMatch match, int rank) implements Fact {
-    }
+    @FactId("{match.factId} rank {rank}") public record RuleKeyRank(RuleKeyMatch match, int rank) implements Fact {}
 
     /** The policy rule that decides the Interface. */
-    @FactId("applicable {rule.id}")
-    public record ApplicableRule(PolicyRule rule) implements Fact {
-    }
+    @FactId("applicable {rule.id}") public record ApplicableRule(PolicyRule rule) implements Fact {}
 
     /** An Implementation of the Interface, to be tried against a oneOf item of the applicable rule. */
     @FactId("trial {implementation.key} for {item.id}")
@@ -244,9 +212,7 @@ public final class ImplementationFacts {
     }
 
     /** A requirement for which a TypeInstance of its exact Type exists: the same whichever item is tried. */
-    @FactId("met {requirement} of {requirement.implementationKey}")
-    public record RequirementMet(Requirement requirement) implements Fact {
-    }
+    @FactId("met {requirement} of {requirement.implementationKey}") public record RequirementMet(Requirement requirement) implements Fact {}
 
     /** An aliased requirement that the item {@code itemId} satisfies by injecting a TypeInstance of its Type. */
     @FactId("satisfied {requirement} of {requirement.implementationKey} for {itemId}")
@@ -264,14 +230,10 @@ public final class ImplementationFacts {
     }
 
     /** The first oneOf item that at least one Implementation matches. */
-    @FactId("winner {item.id}")
-    public record WinningItem(OneOfItem item) implements Fact {
-    }
+    @FactId("winner {item.id}") public record WinningItem(OneOfItem item) implements Fact {}
 
     /** The decision's outcome. */
-    @FactId("outcome {outcome}")
-    public record Verdict(Outcome outcome) implements Fact {
-    }
+    @FactId("outcome {outcome}") public record Verdict(Outcome outcome) implements Fact {}
 
     public enum Outcome { SELECTED, NO_RULE, DENIED, NO_MATCH }
 }

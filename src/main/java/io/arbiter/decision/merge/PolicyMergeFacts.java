@@ -23,24 +23,16 @@ public final class PolicyMergeFacts {
      * listed first); {@code location} is where it sits in the request ({@code $.actionPolicy}) or {@code $} for
      * the global policy.
      */
-    @FactId("policy {id}")
-    public record PolicySource(String id, SourceKind kind, int ordinal, String location) implements Fact {
-    }
+    @FactId("policy {id}") public record PolicySource(String id, SourceKind kind, int ordinal, String location) implements Fact {}
 
     /** A server-configured rank for a kind of policy ({@code serve --policy-order}); overrides the table. */
-    @FactId("configured rank {kind}={rank}")
-    public record ConfiguredRank(SourceKind kind, int rank) implements Fact {
-    }
+    @FactId("configured rank {kind}={rank}") public record ConfiguredRank(SourceKind kind, int rank) implements Fact {}
 
     /** The default rank of a kind of policy, from the merge-order table. */
-    @FactId("default rank {kind}={rank}")
-    public record DefaultRank(SourceKind kind, int rank) implements Fact {
-    }
+    @FactId("default rank {kind}={rank}") public record DefaultRank(SourceKind kind, int rank) implements Fact {}
 
     /** How high a policy stands in the merge: lower first. */
-    @FactId("rank {sourceId}={rank}")
-    public record SourceRank(String sourceId, Rank rank) implements Fact {
-    }
+    @FactId("rank {sourceId}={rank}") public record SourceRank(String sourceId, Rank rank) implements Fact {}
 
     /**
      * A policy's place in the merge: the rank of its kind, then its {@code ordinal} among policies of that kind.

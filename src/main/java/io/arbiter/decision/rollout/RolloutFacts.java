@@ -233,31 +233,21 @@ public final class RolloutFacts {
     }
 
     /** The situation of the clusters at {@code placement}. */
-    @FactId("{placement.factId}: {situation}")
-    public record SituationOf(Placement placement, Situation situation) implements Fact {
-    }
+    @FactId("{placement.factId}: {situation}") public record SituationOf(Placement placement, Situation situation) implements Fact {}
 
     /** A status some record of the request has; the status table reads each once. */
-    @FactId("status {status}")
-    public record RecordStatus(Status status) implements Fact {
-    }
+    @FactId("status {status}") public record RecordStatus(Status status) implements Fact {}
 
     /** A record whose cluster is in no decision group. */
-    @FactId("clusters[{index}] {cluster}")
-    public record StrayRecord(int index, String cluster, Status status) implements Fact {
-    }
+    @FactId("clusters[{index}] {cluster}") public record StrayRecord(int index, String cluster, Status status) implements Fact {}
 
     // ---- derived -----------------------------------------------------------------------------------------
 
     /** A group the walk of {@code phase} covers: {@code mandatory} or {@code rest}. */
-    @FactId("{phase} {group.factId}")
-    public record PhaseGroup(Walk phase, Group group) implements Fact {
-    }
+    @FactId("{phase} {group.factId}") public record PhaseGroup(Walk phase, Group group) implements Fact {}
 
     /** How long a succeeded cluster soaks before it frees its place ({@code All} does not soak). */
-    @FactId("soak {duration}µs")
-    public record SoakTime(long duration) implements Fact {
-    }
+    @FactId("soak {duration}µs") public record SoakTime(long duration) implements Fact {}
 
     /** A limit to resolve: {@code field} measured against {@code total}, with {@code fallback} for unset or ≤ 0. */
     public record LimitQuery(LimitField field, int scope, int total, int fallback) implements Fact {
@@ -268,9 +258,7 @@ public final class RolloutFacts {
     }
 
     /** A limit as given, before defaults and clamping. */
-    @FactId("{query.factId} = {value}")
-    public record LimitCandidate(LimitQuery query, int value) implements Fact {
-    }
+    @FactId("{query.factId} = {value}") public record LimitCandidate(LimitQuery query, int value) implements Fact {}
 
     /** A resolved limit. */
     public record Limit(LimitField field, int scope, int value) implements Fact {
@@ -281,9 +269,7 @@ public final class RolloutFacts {
     }
 
     /** The status table's reading of a record status, and whether it is a failure. */
-    @FactId("{status} is {kind}")
-    public record StatusTreatment(Status status, Treatment kind, boolean failure) implements Fact {
-    }
+    @FactId("{status} is {kind}") public record StatusTreatment(Status status, Treatment kind, boolean failure) implements Fact {}
 
     /**
      * A record classified at {@code now}: its outcome, its {@code status} after classification, and
@@ -309,27 +295,19 @@ public final class RolloutFacts {
     }
 
     /** Starts the per-group walk of a phase. */
-    @FactId("{phase} group walk")
-    public record GroupWalkStart(Walk phase) implements Fact {
-    }
+    @FactId("{phase} group walk") public record GroupWalkStart(Walk phase) implements Fact {}
 
     /**
      * A group of a group walk that holds the walk back: a cluster of it is in flight ({@code why}: a record still
      * in flight, or clusters to start). Tolerated Failed clusters are not in flight.
      */
-    @FactId("{phase} {group.factId} in flight: {why}")
-    public record GroupInFlight(Walk phase, Group group, String why) implements Fact {
-    }
+    @FactId("{phase} {group.factId} in flight: {why}") public record GroupInFlight(Walk phase, Group group, String why) implements Fact {}
 
     /** A group of a group walk whose failures are beyond its maxFailures: it holds the walk back. */
-    @FactId("{phase} {group.factId} beyond its maxFailures")
-    public record GroupBreach(Walk phase, Group group) implements Fact {
-    }
+    @FactId("{phase} {group.factId} beyond its maxFailures") public record GroupBreach(Walk phase, Group group) implements Fact {}
 
     /** A group the walk of {@code phase} reaches: no earlier group of the walk holds it back. */
-    @FactId("{phase} walk reaches {group.factId}")
-    public record GroupReached(Walk phase, Group group) implements Fact {
-    }
+    @FactId("{phase} walk reaches {group.factId}") public record GroupReached(Walk phase, Group group) implements Fact {}
 
     /**
      * A cluster's place in a rollout list: the records ({@code section} 0) before the clusters new to the rollout
@@ -363,42 +341,26 @@ public final class RolloutFacts {
     }
 
     /** A cluster whose deadline passed, in the timeout list of a phase, ordered by {@code position}. */
-    @FactId("{phase} timeout {cluster.name}")
-    public record TimeoutEntry(Walk phase, ClusterState cluster, int position) implements Fact {
-    }
+    @FactId("{phase} timeout {cluster.name}") public record TimeoutEntry(Walk phase, ClusterState cluster, int position) implements Fact {}
 
     /** The failures of a phase went beyond its maxFailures. */
-    @FactId("{phase} breach")
-    public record Breach(Walk phase) implements Fact {
-    }
+    @FactId("{phase} breach") public record Breach(Walk phase) implements Fact {}
 
     /** The phase whose lists are the decision. */
-    @FactId("decided by the {phase} walk")
-    public record Decided(Walk phase) implements Fact {
-    }
+    @FactId("decided by the {phase} walk") public record Decided(Walk phase) implements Fact {}
 
     /** A record of a cluster in no decision group: reported as removed. */
-    @FactId("removed {record.cluster}")
-    public record Removed(StrayRecord record) implements Fact {
-    }
+    @FactId("removed {record.cluster}") public record Removed(StrayRecord record) implements Fact {}
 
     /** The policy's aggregated rollout status. */
-    @FactId("aggregated {status}")
-    public record AggregatedStatus(Status status) implements Fact {
-    }
+    @FactId("aggregated {status}") public record AggregatedStatus(Status status) implements Fact {}
 
     /** A situation for the treatment table to treat: one of each is inserted with every request. */
-    @FactId("situation {situation}")
-    public record Treat(Situation situation) implements Fact {
-    }
+    @FactId("situation {situation}") public record Treat(Situation situation) implements Fact {}
 
     /** The rollout status a cluster in {@code situation} reports; {@code as recorded}: the status it has. */
-    @FactId("{situation} reports {status}")
-    public record ReportedStatus(Situation situation, Reported status) implements Fact {
-    }
+    @FactId("{situation} reports {status}") public record ReportedStatus(Situation situation, Reported status) implements Fact {}
 
     /** The remediation action the replicated policy of a cluster in {@code situation} gets. */
-    @FactId("{situation} gets {action}")
-    public record ActionFor(Situation situation, Remediation action) implements Fact {
-    }
+    @FactId("{situation} gets {action}") public record ActionFor(Situation situation, Remediation action) implements Fact {}
 }
