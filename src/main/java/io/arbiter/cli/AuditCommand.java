@@ -8,7 +8,6 @@ import io.arbiter.archive.SnapshotArchive;
 import io.arbiter.audit.DecisionLogReader;
 import io.arbiter.audit.KafkaTopicSource;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
@@ -25,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.Callable;
 
 /** {@code arbiter audit FILE...} or {@code --kafka-bootstrap}: what a decision log says, per Interface, or about one decision. */
 @Command(name = "audit", mixinStandardHelpOptions = true,
@@ -38,7 +36,7 @@ import java.util.concurrent.Callable;
         footer = {"", "A rotated log is several files: name them all, e.g. arbiter audit arbiter-decisions.log*",
                 "A topic: arbiter audit --kafka-bootstrap kafka:9092 --topic arbiter-decisions [--from-time 2026-11-24T00:00:00Z]",
                 "A replay: arbiter audit --id 3f2a... --replay arbiter-decisions.log* --archive /var/lib/arbiter/snapshots"})
-final class AuditCommand implements Callable<Integer> {
+final class AuditCommand extends ArbiterCommand {
 
     /** How long the Kafka cluster may take to answer, and to hand over records it has. */
     private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
@@ -81,8 +79,6 @@ final class AuditCommand implements Callable<Integer> {
     @ParentCommand
     ArbiterCli arbiter;
 
-    @Mixin
-    Console console;
 
     @Override
     public Integer call() {

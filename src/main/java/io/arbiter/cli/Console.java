@@ -11,7 +11,7 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * A command's console, mixed in with {@code @Mixin Console console}: its standard output and error as picocli holds
+ * A command's console, which every {@link ArbiterCommand} mixes in: its standard output and error as picocli holds
  * them (tests capture them there), and what every command prints alike: usage errors, JSON and located problems.
  * ({@code @Command} only because picocli takes no mixin without an annotation; it adds nothing to the usage help.)
  */

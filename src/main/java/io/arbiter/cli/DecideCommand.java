@@ -52,14 +52,12 @@ final class DecideCommand implements Callable<Integer> {
     }
 
     @Command(mixinStandardHelpOptions = true)
-    static final class TargetCommand implements Callable<Integer> {
+    static final class TargetCommand extends ArbiterCommand {
 
         private final PolicyTypeRegistry registry;
         private final Target target;
         Target.CliRequest requestOptions;
 
-        @Mixin
-        Console console;
 
         @Option(names = "--request", paramLabel = "FILE",
                 description = "The request body as JSON or YAML (as for POST /v1/decisions/<target>); - reads standard input.")

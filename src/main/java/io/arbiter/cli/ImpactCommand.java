@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code arbiter impact}: what a candidate policy, rules or decision tables would decide differently from the
@@ -51,7 +50,7 @@ import java.util.concurrent.Callable;
                 "  arbiter impact --candidate-policy new-policy.yaml",
                 "  arbiter impact --policy live.yaml --candidate-policy new.yaml --replay decisions.log* --format json",
                 "  arbiter impact --candidate-rules my/rules --candidate-decision-tables my/decision-tables --sweep --fail-on-change"})
-final class ImpactCommand implements Callable<Integer> {
+final class ImpactCommand extends ArbiterCommand {
 
     @ParentCommand
     ArbiterCli arbiter;
@@ -99,8 +98,6 @@ final class ImpactCommand implements Callable<Integer> {
             description = "Show progress on the terminal while deciding (default: on when standard error is a terminal).")
     boolean progress;
 
-    @Mixin
-    Console console;
 
     enum Format { text, json }
 

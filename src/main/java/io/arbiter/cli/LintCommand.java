@@ -22,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code arbiter lint [FILE] [--rules DIR --decision-tables DIR]}: every problem of a policy and of rule files, errors
@@ -53,7 +52,7 @@ import java.util.concurrent.Callable;
                 "  arbiter lint action.yaml --as action --policy global.yaml --hub hub/",
                 "  arbiter lint --rules rules --decision-tables decision-tables",
                 "  arbiter lint policy.yaml --format sarif > lint.sarif"})
-final class LintCommand implements Callable<Integer> {
+final class LintCommand extends ArbiterCommand {
 
     @ParentCommand
     ArbiterCli arbiter;
@@ -84,8 +83,6 @@ final class LintCommand implements Callable<Integer> {
     @Mixin
     SnapshotOptions snapshot;
 
-    @Mixin
-    Console console;
 
     @Override
     public Integer call() throws Exception {

@@ -6,25 +6,21 @@ import io.arbiter.policy.LegacyPolicyConverter;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 
 /** {@code arbiter migrate FILE}: a legacy (0.1.0) policy converted to the current syntax, printed as YAML. */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = {"Print a legacy policy (apiVersion 0.1.0, rules: map) converted to the current syntax, as YAML.",
                 "Exit status: 0 converted, 1 the policy has problems (listed on standard error), 2 usage error."})
-final class MigrateCommand implements Callable<Integer> {
+final class MigrateCommand extends ArbiterCommand {
 
     @Parameters(paramLabel = "FILE", description = "The policy to convert (YAML or JSON).")
     Path file;
 
-    @Mixin
-    Console console;
 
     @Override
     public Integer call() throws Exception {

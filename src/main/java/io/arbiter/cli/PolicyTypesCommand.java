@@ -6,24 +6,20 @@ import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.PolicyTypeView;
 import io.arbiter.policytype.Target;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 /** {@code arbiter policy-types}: the registered policy types, their versions, support status and targets. */
 @Command(name = "policy-types", mixinStandardHelpOptions = true,
         description = "List the registered policy types: versions with support-status history, targets, schemas.")
-final class PolicyTypesCommand implements Callable<Integer> {
+final class PolicyTypesCommand extends ArbiterCommand {
 
     @ParentCommand
     ArbiterCli arbiter;
 
-    @Mixin
-    Console console;
 
     @Option(names = "--json", description = "Print JSON (as GET /v1/policy-types/{name}, with schemas) instead of text.")
     boolean json;

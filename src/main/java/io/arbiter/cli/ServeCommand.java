@@ -13,14 +13,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.util.concurrent.Callable;
 
 /** {@code arbiter serve}: the HTTP decision service. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve decisions over HTTP.",
                 "With no options it serves the embedded default: the fixture catalog, TypeInstance store and default global policy.",
                 "Policy administration (PUT /v1/policy) needs the ARBITER_ADMIN_TOKEN environment variable; without it that endpoint answers 403."})
-final class ServeCommand implements Callable<Integer> {
+final class ServeCommand extends ArbiterCommand {
 
     /** 1 TiB: beyond that a size is a typo (and MiB times 2^20 must not overflow). */
     private static final long MAX_LOG_SIZE_MIB = 1024L * 1024;
@@ -102,8 +101,6 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     SnapshotOptions snapshot;
 
-    @Mixin
-    Console console;
 
     @Override
     public Integer call() throws Exception {

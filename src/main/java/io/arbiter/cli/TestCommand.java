@@ -25,7 +25,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /** {@code arbiter test PATH...}: runs policy test suites against a snapshot, as CI gates a policy change. */
 @Command(name = "test", mixinStandardHelpOptions = true, sortOptions = false,
@@ -55,7 +54,7 @@ import java.util.concurrent.Callable;
                 "      expect:",
                 "        outcome: SELECTED",
                 "        selected: {path: cap.implementation.bitnami.postgresql.install}"})
-final class TestCommand implements Callable<Integer> {
+final class TestCommand extends ArbiterCommand {
 
     enum Format { TEXT, JSON }
 
@@ -80,8 +79,6 @@ final class TestCommand implements Callable<Integer> {
                     + " ({\"tests\", \"passed\", \"failed\", \"results\": [...], \"coverage\"}).")
     Format format;
 
-    @Mixin
-    Console console;
 
     @Override
     public Integer call() throws Exception {
