@@ -1,6 +1,7 @@
 package io.arbiter.policytype;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.document.JsonSchemas;
 
 /**
  * A decision endpoint a policy type serves: {@code POST /v1/decisions/{name}} and {@code arbiter decide {name}}.
@@ -11,6 +12,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public record Target(String name, String description, JsonNode requestSchema,
                      java.util.function.Supplier<CliRequest> cliOptions) {
+
+    /** A target whose request schema is the resource {@code /schemas/<name>-request.json}, taking only {@code --request FILE}. */
+    public Target(String name, String description) {
+        this(name, description, JsonSchemas.resource("/schemas/" + name + "-request.json"), null);
+    }
 
     /** A picocli mixin that turns command-line options into a request document. */
     public interface CliRequest {

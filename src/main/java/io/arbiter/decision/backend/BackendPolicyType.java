@@ -3,7 +3,6 @@ package io.arbiter.decision.backend;
 import io.arbiter.policytype.DecisionData;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Snapshot;
-import io.arbiter.document.JsonSchemas;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
@@ -28,8 +27,7 @@ public final class BackendPolicyType extends AbstractPolicyType {
                 new RuleSet(List.of("policy-merge", BackendDecider.KIND), BackendDecider.PHASES),
                 EnumSet.allOf(Snapshot.Part.class),
                 new Target("backend",
-                        "Which storage backend stores TypeInstances of each given Type (a batch of typeRefs).",
-                        JsonSchemas.resource("/schemas/backend-request.json"), null));
+                        "Which storage backend stores TypeInstances of each given Type (a batch of typeRefs)."));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.arbiter.decision.dependencies;
 
-import io.arbiter.document.JsonSchemas;
 import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyTypeVersion;
@@ -24,8 +23,7 @@ public final class DependenciesPolicyType extends AbstractPolicyType {
                 new RuleSet(DependenciesDecider.KIND, DependenciesDecider.PHASES),
                 Set.of(), // a decision reads only its request and this type's rules
                 new Target("dependencies",
-                        "Dependency gating of policy templates over a snapshot of observed objects (Open Cluster Management).",
-                        JsonSchemas.resource("/schemas/dependencies-request.json"), null));
+                        "Dependency gating of policy templates over a snapshot of observed objects (Open Cluster Management)."));
     }
 
     @Override

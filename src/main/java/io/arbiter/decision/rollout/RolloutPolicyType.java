@@ -1,6 +1,5 @@
 package io.arbiter.decision.rollout;
 
-import io.arbiter.document.JsonSchemas;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.policytype.AbstractPolicyType;
 import io.arbiter.policytype.DecisionCall;
@@ -26,8 +25,7 @@ public final class RolloutPolicyType extends AbstractPolicyType {
                 Set.of(), // a decision reads only its request and this type's rules
                 new Target("rollout",
                         "Progressive rollout of a policy update over decision groups: clusters to update now, each cluster's "
-                                + "rollout status and remediation action, the aggregated status (Open Cluster Management).",
-                        JsonSchemas.resource("/schemas/rollout-request.json"), null));
+                                + "rollout status and remediation action, the aggregated status (Open Cluster Management)."));
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.arbiter.testing.plugin;
 
 import io.arbiter.policytype.DecisionData;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.document.JsonSchemas;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.FiredRule;
 import io.arbiter.policytype.DecisionCall;
@@ -57,7 +56,7 @@ public final class GreetingPolicyType implements PolicyType {
 
     @Override
     public List<Target> targets() {
-        return List.of(new Target("greeting", "How to greet someone.", JsonSchemas.resource("/schemas/greeting-request.json"), null));
+        return List.of(new Target("greeting", "How to greet someone."));
     }
 
     @Override
