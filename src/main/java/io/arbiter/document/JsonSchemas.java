@@ -179,9 +179,9 @@ public final class JsonSchemas {
     }
 
     /**
-     * The problems of {@code tree} against {@code schema}, sorted by path, not yet located: at most {@link
-     * #MAX_PROBLEMS}, then one at {@code $} when more may exist. They are looked for in a {@link SchemaSample} of the
-     * document, so that finding them costs the same for a 1 MiB document as for a small one.
+     * The problems of {@code tree} against {@code schema}, sorted by path, not yet located: the first {@link
+     * #MAX_PROBLEMS}. They are looked for in a {@link SchemaSample} of the document, so that finding them costs the
+     * same for a 1 MiB document as for a small one; a document with more shows them once these are mended.
      */
     public static List<Problem> problems(JsonSchema schema, JsonNode tree) {
         // The usual, valid document is validated once, as fast as the validator goes; an invalid one gives its first problem.
@@ -202,14 +202,7 @@ public final class JsonSchemas {
             first.forEach(message -> problems.add(problem(message)));
         }
         problems.sort(Comparator.comparing(Problem::path));
-        List<Problem> listed = new ArrayList<>(problems.subList(0, Math.min(problems.size(), MAX_PROBLEMS)));
-        if (problems.size() > MAX_PROBLEMS) {
-            listed.add(Problem.at("$", "more problems are not listed: these are the first " + MAX_PROBLEMS));
-        } else if (!sample.isComplete()) {
-            listed.add(Problem.at("$", "more problems may exist: they were looked for in the first " + SchemaSample.VALUES
-                    + " values of the document"));
-        }
-        return listed;
+        return problems.size() > MAX_PROBLEMS ? List.copyOf(problems.subList(0, MAX_PROBLEMS)) : problems;
     }
 
     /**

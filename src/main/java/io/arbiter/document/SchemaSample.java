@@ -2,10 +2,12 @@ package io.arbiter.document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,14 +30,15 @@ final class SchemaSample {
     final JsonNode tree;
     /** The incomplete containers of the sample, with their sizes in the document. */
     private final Map<JsonNode, Integer> incomplete = new IdentityHashMap<>();
-    private int left = VALUES;
+    private int values = VALUES;
+    /**
+     * Members of the objects open when the values ran out, copied past them (containers empty): so that a list
+     * later in the document is still there to be named when it is past its limit.
+     */
+    private int members = VALUES;
 
     SchemaSample(JsonNode document) {
         tree = copy(document);
-    }
-
-    boolean isComplete() {
-        return incomplete.isEmpty();
     }
 
     /** The size in the document of an incomplete container of the sample; {@code null} for any other node. */
@@ -49,24 +52,36 @@ final class SchemaSample {
     }
 
     private JsonNode copy(JsonNode node) {
-        left--;
+        if (!node.isContainerNode()) {
+            values--;
+            return node;
+        }
+        if (values <= 0) {
+            return kept(node.isObject() ? objectNode() : arrayNode(), node.size(), List.<JsonNode>of().iterator());
+        }
+        values--;
         if (node instanceof ObjectNode object) {
             ObjectNode copy = object.objectNode();
             Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
-            while (fields.hasNext() && left > 0) {
+            while (fields.hasNext() && (values > 0 || members-- > 0)) {
                 Map.Entry<String, JsonNode> field = fields.next();
                 copy.set(field.getKey(), copy(field.getValue()));
             }
             return kept(copy, object.size(), copy.elements());
         }
-        if (node instanceof ArrayNode array) {
-            ArrayNode copy = array.arrayNode();
-            for (int i = 0; i < array.size() && left > 0; i++) {
-                copy.add(copy(array.get(i)));
-            }
-            return kept(copy, array.size(), copy.elements());
+        ArrayNode copy = arrayNode();
+        for (int i = 0; i < node.size() && values > 0; i++) {
+            copy.add(copy(node.get(i)));
         }
-        return node;
+        return kept(copy, node.size(), copy.elements());
+    }
+
+    private static ObjectNode objectNode() {
+        return JsonNodeFactory.instance.objectNode();
+    }
+
+    private static ArrayNode arrayNode() {
+        return JsonNodeFactory.instance.arrayNode();
     }
 
     private JsonNode kept(JsonNode copy, int size, Iterator<JsonNode> members) {

@@ -223,6 +223,11 @@ public final class HostileInput {
         post("size", "string of 1000000 chars", "implementation", "{\"interface\":{\"path\":\"cap." + "a".repeat(1_000_000) + "\"}}");
         post("size", "100000 empty objects", "implementation", "{\"interface\":{\"path\":\"" + IFACE + "\"},\"implementations\":["
                 + "{},".repeat(99_999) + "{}]}");
+        String emptyTemplates = "{\"name\":\"a\",\"namespace\":\"b\",\"policyTemplates\":[" + "{},".repeat(99) + "{}]}";
+        post("size", "2000 policies x 100 empty templates", "dependencies", "{\"apiVersion\":\"0.1.0\",\"policies\":["
+                + (emptyTemplates + ",").repeat(1_999) + emptyTemplates + "]}");
+        post("size", "330000 empty observed objects", "dependencies", "{\"apiVersion\":\"0.1.0\",\"policies\":[],\"observed\":["
+                + "{},".repeat(329_999) + "{}]}");
         post("size", "rollout 20000 clusters", "rollout", rolloutClusters(20_000).toString());
         post("size", "rollout 30000 groups", "rollout", rolloutGroups(30_000).toString());
         post("size", "backend 40000 typeRefs", "backend", backendTypeRefs(40_000).toString());
