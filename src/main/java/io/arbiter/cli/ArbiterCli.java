@@ -12,7 +12,7 @@ import java.util.List;
         subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
 public final class ArbiterCli {
 
-    /** The policy types the subcommands decide, lint and test with: they reach it as their {@code @ParentCommand}. */
+    /** The policy types the subcommands decide, lint and test with: they reach it through {@link ArbiterCommand#registry}. */
     final PolicyTypeRegistry registry;
 
     private ArbiterCli(PolicyTypeRegistry registry) {

@@ -9,7 +9,6 @@ import io.arbiter.audit.DecisionLogReader;
 import io.arbiter.audit.KafkaTopicSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
@@ -76,10 +75,6 @@ final class AuditCommand extends ArbiterCommand {
     @Option(names = "--top", defaultValue = "5", paramLabel = "N", description = "Rules listed per Interface (default: ${DEFAULT-VALUE}).")
     int top;
 
-    @ParentCommand
-    ArbiterCli arbiter;
-
-
     @Override
     public Integer call() {
         if (top < 0) {
@@ -145,7 +140,7 @@ final class AuditCommand extends ArbiterCommand {
         }
         Replay.Report report;
         try {
-            report = Replay.replay(record, SnapshotArchive.at(archive, SnapshotArchive.DEFAULT_KEEP), arbiter.registry);
+            report = Replay.replay(record, SnapshotArchive.at(archive, SnapshotArchive.DEFAULT_KEEP), registry());
         } catch (ArchiveException e) {
             console.error(e.getMessage());
             return 1;

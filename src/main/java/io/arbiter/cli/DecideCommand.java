@@ -39,7 +39,7 @@ final class DecideCommand implements Callable<Integer> {
     static CommandLine withTargets(PolicyTypeRegistry registry) {
         CommandLine decide = new CommandLine(new DecideCommand());
         for (Target target : registry.targets()) {
-            TargetCommand command = new TargetCommand(registry, target);
+            TargetCommand command = new TargetCommand(target);
             CommandLine sub = new CommandLine(command);
             sub.getCommandSpec().usageMessage().description(target.description());
             if (target.cliOptions() != null) {
@@ -54,10 +54,8 @@ final class DecideCommand implements Callable<Integer> {
     @Command(mixinStandardHelpOptions = true)
     static final class TargetCommand extends ArbiterCommand {
 
-        private final PolicyTypeRegistry registry;
         private final Target target;
         Target.CliRequest requestOptions;
-
 
         @Option(names = "--request", paramLabel = "FILE",
                 description = "The request body as JSON or YAML (as for POST /v1/decisions/<target>); - reads standard input.")
@@ -66,8 +64,7 @@ final class DecideCommand implements Callable<Integer> {
         @Mixin
         SnapshotOptions snapshot;
 
-        TargetCommand(PolicyTypeRegistry registry, Target target) {
-            this.registry = registry;
+        TargetCommand(Target target) {
             this.target = target;
         }
 
@@ -84,7 +81,7 @@ final class DecideCommand implements Callable<Integer> {
                         + " (see --help)");
                 return 2;
             }
-            Decisions decisions = new Decisions(registry, SnapshotLoader.load(snapshot.settings(), registry));
+            Decisions decisions = new Decisions(registry(), SnapshotLoader.load(snapshot.settings(), registry()));
             try {
                 JsonNode decision = decisions.decide(target.name(), body, "application/yaml");
                 console.printJson(decision);

@@ -15,7 +15,6 @@ import io.arbiter.suite.TestSuites;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -51,9 +50,6 @@ import java.util.List;
                 "  arbiter impact --policy live.yaml --candidate-policy new.yaml --replay decisions.log* --format json",
                 "  arbiter impact --candidate-rules my/rules --candidate-decision-tables my/decision-tables --sweep --fail-on-change"})
 final class ImpactCommand extends ArbiterCommand {
-
-    @ParentCommand
-    ArbiterCli arbiter;
 
     @Mixin
     SnapshotOptions baseline;
@@ -98,7 +94,6 @@ final class ImpactCommand extends ArbiterCommand {
             description = "Show progress on the terminal while deciding (default: on when standard error is a terminal).")
     boolean progress;
 
-
     enum Format { text, json }
 
     @Override
@@ -124,12 +119,12 @@ final class ImpactCommand extends ArbiterCommand {
         if (candidateRules != null) {
             candidateSettings = candidateSettings.withRules(candidateRules, candidateTables);
         }
-        Snapshot before = SnapshotLoader.load(baseSettings, arbiter.registry);
-        Snapshot after = SnapshotLoader.withCandidate(candidateSettings, arbiter.registry, before);
+        Snapshot before = SnapshotLoader.load(baseSettings, registry());
+        Snapshot after = SnapshotLoader.withCandidate(candidateSettings, registry(), before);
 
         List<Probe> probes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        List<TestCase> testCases = tests.isEmpty() ? List.of() : TestSuites.load(tests, arbiter.registry);
+        List<TestCase> testCases = tests.isEmpty() ? List.of() : TestSuites.load(tests, registry());
         if (sweep || (replay.isEmpty() && tests.isEmpty())) {
             probes.addAll(Probes.sweep(before.catalog(), after.catalog()));
         }
@@ -145,7 +140,7 @@ final class ImpactCommand extends ArbiterCommand {
         }
         ImpactAnalysis.Progress shown = progress && System.console() != null && format == Format.text
                 ? new ProgressBar(err) : ImpactAnalysis.Progress.NONE;
-        ImpactReport report = ImpactAnalysis.run(new Decisions(arbiter.registry, before), new Decisions(arbiter.registry, after),
+        ImpactReport report = ImpactAnalysis.run(new Decisions(registry(), before), new Decisions(registry(), after),
                 probes, testCases, skipped, limit, null, shown);
         if (shown instanceof ProgressBar bar) {
             bar.finish();

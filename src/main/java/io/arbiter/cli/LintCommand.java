@@ -12,7 +12,6 @@ import io.arbiter.runtime.SnapshotLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
@@ -54,9 +53,6 @@ import java.util.List;
                 "  arbiter lint policy.yaml --format sarif > lint.sarif"})
 final class LintCommand extends ArbiterCommand {
 
-    @ParentCommand
-    ArbiterCli arbiter;
-
     @Parameters(paramLabel = "FILE", arity = "0..1", description = "The policy to check (YAML or JSON): an implementation"
             + " policy, or dependency policies (a document with a top-level policies list, as a dependencies request has).")
     Path file;
@@ -83,7 +79,6 @@ final class LintCommand extends ArbiterCommand {
     @Mixin
     SnapshotOptions snapshot;
 
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();
@@ -106,16 +101,16 @@ final class LintCommand extends ArbiterCommand {
         if (tables) {
             java.util.Set<String> firedRules = fired == null ? null : java.util.Set.copyOf(Files.readAllLines(fired).stream()
                     .map(String::trim).filter(line -> !line.isEmpty()).toList());
-            findings.addAll(TableLint.lint(arbiter.registry, settings.rulesDir(), settings.tablesDir(), firedRules));
+            findings.addAll(TableLint.lint(registry(), settings.rulesDir(), settings.tablesDir(), firedRules));
         }
         if (file != null) {
             // rules that do not compile cannot decide: the policy is then checked with the packaged ones
             Settings used = findings.stream().anyMatch(Finding::isError) ? settings.withRules(null, null) : settings;
-            Snapshot loaded = SnapshotLoader.load(used, arbiter.registry);
+            Snapshot loaded = SnapshotLoader.load(used, registry());
             byte[] body = Files.readAllBytes(file);
             (DependencyLint.isDependencyPolicies(body, "application/yaml")
-                    ? DependencyLint.lint(body, "application/yaml", new Decisions(arbiter.registry, loaded))
-                    : PolicyLint.lint(body, "application/yaml", as, loaded, arbiter.registry, java.time.Duration.ofMinutes(10)))
+                    ? DependencyLint.lint(body, "application/yaml", new Decisions(registry(), loaded))
+                    : PolicyLint.lint(body, "application/yaml", as, loaded, registry(), java.time.Duration.ofMinutes(10)))
                     .forEach(finding -> findings.add(finding.inFile(file.toString())));
         }
         switch (format) {

@@ -21,7 +21,6 @@ final class MigrateCommand extends ArbiterCommand {
     @Parameters(paramLabel = "FILE", description = "The policy to convert (YAML or JSON).")
     Path file;
 
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();

@@ -7,7 +7,6 @@ import io.arbiter.policytype.PolicyTypeView;
 import io.arbiter.policytype.Target;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintWriter;
 import java.util.stream.Collectors;
@@ -17,36 +16,33 @@ import java.util.stream.Collectors;
         description = "List the registered policy types: versions with support-status history, targets, schemas.")
 final class PolicyTypesCommand extends ArbiterCommand {
 
-    @ParentCommand
-    ArbiterCli arbiter;
-
-
     @Option(names = "--json", description = "Print JSON (as GET /v1/policy-types/{name}, with schemas) instead of text.")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = console.out();
         if (json) {
-            console.printJson(arbiter.registry.types().stream().map(type -> PolicyTypeView.of(type, true)).toList());
-            return 0;
-        }
-        for (PolicyType type : arbiter.registry.types()) {
-            out.println(type.name() + ": " + type.description());
-            for (PolicyTypeVersion version : type.versions()) {
-                out.println("  version " + version.version() + "  " + version.status() + "  (" + version.statusHistory().stream()
-                        .map(change -> change.status() + " since " + change.since()).collect(Collectors.joining(", ")) + ")");
-            }
-            for (Target target : type.targets()) {
-                out.println("  target  POST /v1/decisions/" + target.name() + "  (arbiter decide " + target.name() + ")");
-            }
-            if (!type.consumes().isEmpty()) {
-                out.println("  consumes " + String.join(", ", type.consumes().stream().map(DecisionData::toString).toList()));
-            }
-            if (!type.produces().isEmpty()) {
-                out.println("  produces " + String.join(", ", type.produces().stream().map(DecisionData::toString).toList()));
-            }
+            console.printJson(registry().types().stream().map(type -> PolicyTypeView.of(type, true)).toList());
+        } else {
+            registry().types().forEach(type -> print(type, console.out()));
         }
         return 0;
+    }
+
+    private static void print(PolicyType type, PrintWriter out) {
+        out.println(type.name() + ": " + type.description());
+        for (PolicyTypeVersion version : type.versions()) {
+            out.println("  version " + version.version() + "  " + version.status() + "  (" + version.statusHistory().stream()
+                    .map(change -> change.status() + " since " + change.since()).collect(Collectors.joining(", ")) + ")");
+        }
+        for (Target target : type.targets()) {
+            out.println("  target  POST /v1/decisions/" + target.name() + "  (arbiter decide " + target.name() + ")");
+        }
+        if (!type.consumes().isEmpty()) {
+            out.println("  consumes " + String.join(", ", type.consumes().stream().map(DecisionData::toString).toList()));
+        }
+        if (!type.produces().isEmpty()) {
+            out.println("  produces " + String.join(", ", type.produces().stream().map(DecisionData::toString).toList()));
+        }
     }
 }

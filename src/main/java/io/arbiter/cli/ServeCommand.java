@@ -13,7 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-
 /** {@code arbiter serve}: the HTTP decision service. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve decisions over HTTP.",
@@ -100,7 +99,6 @@ final class ServeCommand extends ArbiterCommand {
 
     @Mixin
     SnapshotOptions snapshot;
-
 
     @Override
     public Integer call() throws Exception {

@@ -17,7 +17,6 @@ import io.arbiter.suite.TestSuites;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
@@ -58,9 +57,6 @@ final class TestCommand extends ArbiterCommand {
 
     enum Format { TEXT, JSON }
 
-    @ParentCommand
-    ArbiterCli arbiter;
-
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "Suite files and folders of them.")
     List<Path> paths;
 
@@ -79,7 +75,6 @@ final class TestCommand extends ArbiterCommand {
                     + " ({\"tests\", \"passed\", \"failed\", \"results\": [...], \"coverage\"}).")
     Format format;
 
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();
@@ -92,9 +87,9 @@ final class TestCommand extends ArbiterCommand {
         List<TestResult> results;
         SuiteRunner runner;
         try {
-            tests = TestSuites.load(paths, arbiter.registry);
-            Snapshot loaded = SnapshotLoader.load(snapshot.settings(), arbiter.registry);
-            runner = new SuiteRunner(arbiter.registry, loaded);
+            tests = TestSuites.load(paths, registry());
+            Snapshot loaded = SnapshotLoader.load(snapshot.settings(), registry());
+            runner = new SuiteRunner(registry(), loaded);
             results = runner.runAll(tests);
         } catch (SuiteException e) {
             console.error("the suite " + e.file() + " cannot be run:");
