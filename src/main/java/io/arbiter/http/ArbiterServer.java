@@ -150,7 +150,11 @@ public final class ArbiterServer {
 
     /** The service's routes over {@code decisions}: what {@link #start} serves (also used to serve other decisions, as benchmarks do). */
     public static Router router(Vertx vertx, Decisions decisions, ServerOptions options) {
-        Handlers handlers = new Handlers(vertx, decisions);
+        return router(vertx, decisions, options, InFlightBytes.forHeap(Runtime.getRuntime().maxMemory()));
+    }
+
+    static Router router(Vertx vertx, Decisions decisions, ServerOptions options, InFlightBytes inFlight) {
+        Handlers handlers = new Handlers(vertx, decisions, inFlight);
         AdminAuth admin = new AdminAuth(options.adminToken());
         Router router = Router.router(vertx);
         router.route().handler(handlers::countStatus);

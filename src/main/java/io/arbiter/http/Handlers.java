@@ -28,10 +28,12 @@ final class Handlers {
 
     private final Vertx vertx;
     private final Decisions decisions;
+    private final InFlightBytes inFlight;
 
-    Handlers(Vertx vertx, Decisions decisions) {
+    Handlers(Vertx vertx, Decisions decisions, InFlightBytes inFlight) {
         this.vertx = vertx;
         this.decisions = decisions;
+        this.inFlight = inFlight;
     }
 
     /** {@code POST /v1/decisions/{target}}, for whichever policy type serves the target. */
@@ -39,7 +41,7 @@ final class Handlers {
         return ctx -> {
             byte[] body = body(ctx);
             String contentType = ctx.request().getHeader("Content-Type");
-            respond(ctx, () -> Buffer.buffer(decisions.decideEncoded(target, body, contentType).json()));
+            respond(ctx, body.length, () -> Buffer.buffer(decisions.decideEncoded(target, body, contentType).json()));
         };
     }
 
@@ -121,7 +123,7 @@ final class Handlers {
         byte[] body = body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
         if (booleanParam(ctx, "dryRun", false)) {
-            respond(ctx, () -> Responses.encode(LiveImpact.ofPolicy(decisions, body, contentType, LiveImpact.Scope.all())));
+            respond(ctx, body.length, () -> Responses.encode(LiveImpact.ofPolicy(decisions, body, contentType, LiveImpact.Scope.all())));
             return;
         }
         Optional<io.arbiter.decision.RevisionMatch> ifMatch;
@@ -159,7 +161,7 @@ final class Handlers {
         } catch (IllegalArgumentException e) {
             throw new ApiError(400, "INVALID_REQUEST", e.getMessage(), List.of(io.arbiter.document.Problem.at("$query", e.getMessage())));
         }
-        respond(ctx, () -> Responses.encode(LiveImpact.ofPolicy(decisions, body, contentType, scope)));
+        respond(ctx, body.length, () -> Responses.encode(LiveImpact.ofPolicy(decisions, body, contentType, scope)));
     }
 
     private static boolean booleanParam(RoutingContext ctx, String name, boolean absent) {
@@ -196,7 +198,7 @@ final class Handlers {
         byte[] body = body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
         String as = ctx.request().getParam("as");
-        respond(ctx, () -> Responses.encode(validation(PolicyLint.lint(body, contentType, role(as), decisions.snapshot(),
+        respond(ctx, body.length, () -> Responses.encode(validation(PolicyLint.lint(body, contentType, role(as), decisions.snapshot(),
                 decisions.registry(), decisions.decisionDeadline()))));
     }
 
@@ -281,9 +283,20 @@ final class Handlers {
         return answer;
     }
 
-    /** Runs {@code work} (deciding and encoding) on a worker thread; the event loop sends the bytes, or the error. */
-    private void respond(RoutingContext ctx, Callable<Buffer> work) {
+    /**
+     * Runs {@code work} (deciding and encoding) on a worker thread, within the request bytes that may be decided at
+     * once ({@link InFlightBytes}); the event loop sends the bytes, or the error.
+     */
+    private void respond(RoutingContext ctx, long bytes, Callable<Buffer> work) {
+        if (!inFlight.take(bytes)) {
+            // 413 with Retry-After: the contract's status for a body too large, here for now (RFC 9110, 15.5.14)
+            ctx.response().putHeader("Retry-After", "1");
+            Responses.fail(ctx, new ApiError(413, "PAYLOAD_TOO_LARGE", "the server is deciding as many request bytes as its"
+                    + " memory allows (" + inFlight.bound() + "): retry this " + bytes + "-byte request shortly"));
+            return;
+        }
         vertx.executeBlocking(work, false).onComplete(result -> {
+            inFlight.give(bytes);
             if (result.succeeded()) {
                 Responses.json(ctx, 200, result.result());
             } else {
