@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hostile-input run: starts the service under -Xmx512m with a decision log on loopback, sends it classes of
-# malformed, out-of-range, deep, huge and protocol-level requests (io.arbiter.bench.HostileInput), and reports per
+# malformed, out-of-range, deep, huge, concurrent large and protocol-level requests (io.arbiter.bench.HostileInput), and reports per
 # class: requests, 2xx, 4xx, 5xx, hangs (no answer in 60 s), error statuses without a JSON error body, the slowest
 # and the largest answer. Then: decision-log lines that are not whole records, whether well-formed decisions made
 # afterwards all reach the log, OutOfMemoryErrors, and the heap after a full GC before and after the run.

@@ -23,6 +23,9 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -83,6 +86,7 @@ public final class HostileInput {
         numbersAndTimes();
         depthAndYaml();
         size();
+        concurrent();
         leak();
         http();
         protocol();
@@ -223,16 +227,37 @@ public final class HostileInput {
         post("size", "string of 1000000 chars", "implementation", "{\"interface\":{\"path\":\"cap." + "a".repeat(1_000_000) + "\"}}");
         post("size", "100000 empty objects", "implementation", "{\"interface\":{\"path\":\"" + IFACE + "\"},\"implementations\":["
                 + "{},".repeat(99_999) + "{}]}");
-        String emptyTemplates = "{\"name\":\"a\",\"namespace\":\"b\",\"policyTemplates\":[" + "{},".repeat(99) + "{}]}";
-        post("size", "2000 policies x 100 empty templates", "dependencies", "{\"apiVersion\":\"0.1.0\",\"policies\":["
-                + (emptyTemplates + ",").repeat(1_999) + emptyTemplates + "]}");
-        post("size", "330000 empty observed objects", "dependencies", "{\"apiVersion\":\"0.1.0\",\"policies\":[],\"observed\":["
-                + "{},".repeat(329_999) + "{}]}");
+        post("size", "2000 policies x 100 empty templates", "dependencies", emptyTemplates());
+        post("size", "330000 empty observed objects", "dependencies", emptyObserved());
         post("size", "rollout 20000 clusters", "rollout", rolloutClusters(20_000).toString());
         post("size", "rollout 30000 groups", "rollout", rolloutGroups(30_000).toString());
         post("size", "backend 40000 typeRefs", "backend", backendTypeRefs(40_000).toString());
         post("size", "dependencies 30000 observed", "dependencies", observed(30_000).toString());
         post("size", "2 MiB body", "implementation", "{\"interface\":{\"path\":\"" + IFACE + "\"},\"x\":\"" + "a".repeat(2 << 20) + "\"}");
+    }
+
+    /**
+     * Large bodies of empty objects, eight at once: each parses into a tree tens of times its size, so the server
+     * decides as many as its heap allows and refuses the others (413 with Retry-After) instead of running out of memory.
+     */
+    void concurrent() {
+        eightAtOnce("2000 policies x 100 empty templates", emptyTemplates());
+        eightAtOnce("330000 empty observed objects", emptyObserved());
+    }
+
+    private void eightAtOnce(String name, String dependencies) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/decisions/dependencies")).timeout(HANG)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(dependencies)).build();
+        long started = System.nanoTime();
+        List<CompletableFuture<HttpResponse<byte[]>>> answers = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            answers.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()));
+        }
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        for (int i = 0; i < answers.size(); i++) {
+            statuses.merge(settle("concurrent", name + " #" + (i + 1) + " of 8", started, answers.get(i)).status(), 1, Integer::sum);
+        }
+        System.out.printf("%s, eight at once: answered %s (status=count)%n", name, statuses);
     }
 
     /** Decisions whose inline Implementations carry huge revisions: the heap they leave behind is reported by the script. */
@@ -378,20 +403,26 @@ public final class HostileInput {
     }
 
     private Result send(String cls, String name, HttpRequest.Builder request) {
+        return settle(cls, name, System.nanoTime(), client.sendAsync(request.timeout(HANG).build(), HttpResponse.BodyHandlers.ofByteArray()));
+    }
+
+    /** Counts the answer to a request sent at {@code started}, once it is in. */
+    private Result settle(String cls, String name, long started, CompletableFuture<HttpResponse<byte[]>> answer) {
         Tally tally = tallies.computeIfAbsent(cls, k -> new Tally());
         tally.requests++;
-        long started = System.nanoTime();
         try {
-            HttpResponse<byte[]> response = client.send(request.timeout(HANG).build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = answer.get();
             long millis = (System.nanoTime() - started) / 1_000_000;
             count(tally, cls, name, response.statusCode(), response.body(), millis);
             return new Result(response.statusCode(), response.body());
-        } catch (java.net.http.HttpTimeoutException e) {
-            tally.hangs++;
-            defects.add(cls + ": no answer within " + HANG.toSeconds() + " s: " + name);
-        } catch (IOException e) {
-            // the server may close a connection it refuses: count it as refused, unless nothing was said at all
-            tally.client++;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof java.net.http.HttpTimeoutException) {
+                tally.hangs++;
+                defects.add(cls + ": no answer within " + HANG.toSeconds() + " s: " + name);
+            } else {
+                // the server may close a connection it refuses: count it as refused, unless nothing was said at all
+                tally.client++;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -558,6 +589,15 @@ public final class HostileInput {
     }
 
     // ---- requests ----------------------------------------------------------------------------------------------
+
+    static String emptyTemplates() {
+        String policy = "{\"name\":\"a\",\"namespace\":\"b\",\"policyTemplates\":[" + "{},".repeat(99) + "{}]}";
+        return "{\"apiVersion\":\"0.1.0\",\"policies\":[" + (policy + ",").repeat(1_999) + policy + "]}";
+    }
+
+    static String emptyObserved() {
+        return "{\"apiVersion\":\"0.1.0\",\"policies\":[],\"observed\":[" + "{},".repeat(329_999) + "{}]}";
+    }
 
     static ObjectNode rollout() {
         ObjectNode r = F.objectNode();
