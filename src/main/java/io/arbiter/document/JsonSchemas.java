@@ -6,6 +6,7 @@ import com.networknt.schema.AnnotationKeyword;
 import com.networknt.schema.ExecutionContext;
 import com.networknt.schema.InvalidSchemaRefException;
 import com.networknt.schema.JsonMetaSchema;
+import com.networknt.schema.JsonNodePath;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.NonValidationKeyword;
@@ -213,6 +214,14 @@ public final class JsonSchemas {
 
         static final String KEY = SizeInDocument.class.getName();
 
+        /** Keywords whose subschemas may fail in a valid document: a size past a limit there is not a problem. */
+        private static final Set<String> MAY_FAIL = Set.of("anyOf", "oneOf", "not", "if", "then", "else", "contains",
+                "dependentSchemas", "dependencies");
+
+        /** Keywords whose members are named by the document or the schema, not keywords themselves. */
+        private static final Set<String> NAMING = Set.of("properties", "patternProperties", "definitions", "$defs",
+                "dependentSchemas", "dependencies");
+
         record Found(SchemaSample sample, List<Problem> problems) {
         }
 
@@ -225,11 +234,23 @@ public final class JsonSchemas {
             JsonNode limit = event.getSchema().getSchemaNode().get(event.getKeyword());
             boolean items = "maxItems".equals(event.getKeyword());
             if (size != null && limit != null && limit.canConvertToInt() && (items ? node.isArray() : node.isObject())
-                    && node.size() <= limit.intValue() && size > limit.intValue()) {
-                found.problems().add(Problem.at(event.getInstanceLocation().toString(),
-                        "must have at most " + limit.intValue() + (items ? " items" : " properties")));
+                    && node.size() <= limit.intValue() && size > limit.intValue()
+                    && mustHold(event.getValidator().getEvaluationPath())) {
+                // worded as the validator words a limit it sees passed
+                found.problems().add(Problem.at(event.getInstanceLocation().toString(), "must have at most " + limit.intValue()
+                        + (items ? " items but found " + size : " properties")));
             }
             return WalkFlow.CONTINUE;
+        }
+
+        /** Whether a keyword evaluated at {@code path} must hold for the document to be valid. */
+        private static boolean mustHold(JsonNodePath path) {
+            for (int i = 0; i < path.getNameCount(); i++) {
+                if (MAY_FAIL.contains(path.getName(i)) && (i == 0 || !NAMING.contains(path.getName(i - 1)))) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

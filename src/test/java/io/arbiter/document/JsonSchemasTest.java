@@ -100,9 +100,28 @@ class JsonSchemasTest {
     void aListPastItsLimitIsNamedThoughTheSampleHoldsFewerItems() throws Exception {
         String schema = ITEMS.replace("50000", "3000");
 
-        assertEquals(List.of("$: must have at most 3000 items"), problems(schema, items(3001, "{\"name\": \"a\"}")));
-        assertEquals(List.of("$.later: must have at most 3000 items"), problems("{\"properties\": {\"later\": " + schema + "}}",
+        assertEquals(List.of("$: must have at most 3000 items but found 3001"), problems(schema, items(3001, "{\"name\": \"a\"}")));
+        assertEquals(List.of("$.later: must have at most 3000 items but found 3001"), problems("{\"properties\": {\"later\": " + schema + "}}",
                 "{\"first\": " + items(3000, "0") + ", \"later\": " + items(3001, "{\"name\": \"a\"}") + "}"));
+    }
+
+    @Test
+    void aLimitUnderASubschemaThatMayFailIsNoProblemOfTheDocument() throws Exception {
+        String document = "{\"name\": 1, \"first\": " + items(3000, "0") + ", \"later\": [1, 2, 3]}";
+        for (String mayFail : List.of("{\"anyOf\": [{\"maxItems\": 2}, {\"minItems\": 3}]}", "{\"oneOf\": [{\"maxItems\": 2}, {\"minItems\": 3}]}",
+                "{\"not\": {\"maxItems\": 2}}", "{\"if\": {\"maxItems\": 2}, \"then\": {}}")) {
+            String schema = "{\"properties\": {\"name\": {\"type\": \"string\"}, \"later\": " + mayFail + "}}";
+
+            assertEquals(List.of("$.name: integer found, string expected"), problems(schema, document), mayFail);
+        }
+    }
+
+    @Test
+    void aPropertyNamedLikeAKeywordKeepsItsLimit() throws Exception {
+        String schema = "{\"properties\": {\"oneOf\": {\"type\": \"array\", \"maxItems\": 2}}}";
+
+        assertEquals(List.of("$.oneOf: must have at most 2 items but found 3"),
+                problems(schema, "{\"first\": " + items(3000, "0") + ", \"oneOf\": [1, 2, 3]}"));
     }
 
     @Test
