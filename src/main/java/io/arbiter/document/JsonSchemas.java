@@ -12,8 +12,8 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.NonValidationKeyword;
 import com.networknt.schema.PathType;
 import com.networknt.schema.SchemaValidatorsConfig;
-import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.format.PatternFormat;
 import com.networknt.schema.resource.DisallowSchemaLoader;
 import com.networknt.schema.walk.JsonSchemaWalkListener;
 import com.networknt.schema.walk.WalkEvent;
@@ -59,9 +59,24 @@ public final class JsonSchemas {
     private JsonSchemas() {
     }
 
+    /**
+     * A revision as the contract writes it (policy-syntax 1, decision-api): our schemas say {@code "format": "revision"},
+     * so that the pattern is written once, here.
+     */
+    private static final String REVISION = "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$";
+
+    /** Draft 7, and the formats of our own schemas. */
+    private static final JsonSchemaFactory OWN = ownSchemas();
+
+    private static JsonSchemaFactory ownSchemas() {
+        JsonMetaSchema dialect = JsonMetaSchema.builder(JsonMetaSchema.getV7())
+                .format(PatternFormat.of("revision", REVISION, "{0}: must be MAJOR.MINOR.PATCH, e.g. 1.0.0")).build();
+        return JsonSchemaFactory.builder().defaultMetaSchemaIri(dialect.getIri()).metaSchema(dialect).build();
+    }
+
     /** Compiles one of our own (draft 7) schemas. */
     public static JsonSchema compile(JsonNode schema) {
-        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(exactBounds(schema), CONFIG);
+        return OWN.getSchema(exactBounds(schema), CONFIG);
     }
 
     private static final Set<String> BOUNDS = Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum");

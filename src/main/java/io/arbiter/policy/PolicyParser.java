@@ -31,7 +31,6 @@ public final class PolicyParser {
 
     /** The syntax version a policy without {@code apiVersion} is written in. */
     public static final String CURRENT_VERSION = "0.2.0";
-    private static final Pattern REVISION = Pattern.compile("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)$");
     private static final Pattern SEGMENT = Pattern.compile("^[A-Za-z0-9_-]+$");
     private static final JsonSchema SCHEMA = loadSchema("/schemas/policy-0.2.0.json");
 
@@ -199,10 +198,6 @@ public final class PolicyParser {
             return; // the schema already reports a missing or mistyped path
         }
         checkPath(ref.path("path").asText(), path + ".path", patternAllowed, problems);
-        if (hasRevision(ref) && ref.path("revision").isTextual() && !REVISION.matcher(ref.path("revision").asText()).matches()) {
-            problems.add(Problem.at(path + ".revision",
-                    "revision '" + ref.path("revision").asText() + "' is not MAJOR.MINOR.PATCH"));
-        }
     }
 
     private static void checkPath(String path, String where, boolean patternAllowed, List<Problem> problems) {

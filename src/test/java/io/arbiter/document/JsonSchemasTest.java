@@ -81,6 +81,19 @@ class JsonSchemasTest {
     }
 
     @Test
+    void aRevisionInOurSchemasIsMajorMinorPatch() {
+        JsonSchema revision = JsonSchemas.compile(json("{\"format\": \"revision\"}"));
+
+        for (String valid : List.of("0.0.0", "1.0.0", "10.20.300")) {
+            assertEquals(List.of(), JsonSchemas.problems(revision, json("\"" + valid + "\"")), valid);
+        }
+        for (String invalid : List.of("1.0", "01.0.0", "1.0.0-rc1", "v1.0.0", "1.0.0\\n", "latest", "")) {
+            assertEquals(List.of("$: must be MAJOR.MINOR.PATCH, e.g. 1.0.0"),
+                    JsonSchemas.problems(revision, json("\"" + invalid + "\"")).stream().map(Problem::toString).toList(), invalid);
+        }
+    }
+
+    @Test
     void aProblemPastTheSampleIsStillFoundAndLocated() throws Exception {
         String list = items(30_000, "{\"name\": \"a\"}");
         String broken = list.substring(0, list.length() - 1) + ",{\"name\": 1}]";
