@@ -112,6 +112,7 @@ public final class ArbiterServer {
         List<HttpServer> servers = new CopyOnWriteArrayList<>();
         List<Context> contexts = new CopyOnWriteArrayList<>();
         int instances = Runtime.getRuntime().availableProcessors();
+        RequestMemory memory = RequestMemory.forHeap(Runtime.getRuntime().maxMemory());
         int port;
         try {
             port = options.port() != 0 ? options.port() : freePort(options.host());
@@ -123,7 +124,7 @@ public final class ArbiterServer {
                     return vertx.createHttpServer(httpOptions(options))
                             .connectionHandler(connection -> RequestHeadGuard.install(connection, options.readTimeout()))
                             .invalidRequestHandler(ConnectionGuards::invalidRequest)
-                            .requestHandler(router(vertx, decisions, options))
+                            .requestHandler(router(vertx, decisions, options, memory))
                             .listen(port, options.host())
                             .onSuccess(servers::add);
                 }, new DeploymentOptions().setInstances(instances))
@@ -150,16 +151,18 @@ public final class ArbiterServer {
 
     /** The service's routes over {@code decisions}: what {@link #start} serves (also used to serve other decisions, as benchmarks do). */
     public static Router router(Vertx vertx, Decisions decisions, ServerOptions options) {
-        return router(vertx, decisions, options, InFlightBytes.forHeap(Runtime.getRuntime().maxMemory()));
+        return router(vertx, decisions, options, RequestMemory.forHeap(Runtime.getRuntime().maxMemory()));
     }
 
-    static Router router(Vertx vertx, Decisions decisions, ServerOptions options, InFlightBytes inFlight) {
-        Handlers handlers = new Handlers(vertx, decisions, inFlight);
+    /** The routes, holding at most what {@code memory} allows, which every router of one server shares. */
+    static Router router(Vertx vertx, Decisions decisions, ServerOptions options, RequestMemory memory) {
+        Handlers handlers = new Handlers(vertx, decisions, memory.deciding());
         AdminAuth admin = new AdminAuth(options.adminToken());
         Router router = Router.router(vertx);
         router.route().handler(handlers::countStatus);
         router.route().handler(ConnectionGuards.readTimeout(vertx, options.readTimeout()));
         router.route().handler(ConnectionGuards::refuseForms);
+        router.route().handler(ConnectionGuards.bodyArriving(memory));
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
         router.route().handler(ConnectionGuards.bodyReceived(vertx));
 

@@ -13,7 +13,7 @@ import java.util.Locale;
 
 /**
  * What the server answers before a route sees the request: requests the HTTP decoder could not read, bodies in a
- * form encoding, and bodies that do not arrive in time. Every answer is the contract's JSON error body.
+ * form encoding, bodies past what the server can hold at once, and bodies that do not arrive in time. Every answer is the contract's JSON error body.
  */
 final class ConnectionGuards {
 
@@ -86,6 +86,39 @@ final class ConnectionGuards {
             ctx.addEndHandler(ignored -> vertx.cancelTimer(timer));
             ctx.next();
         };
+    }
+
+    /**
+     * Counts a body while it arrives ({@link RequestMemory}), by the length it announces, or the body limit when it is
+     * chunked. One that would take the bodies arriving past their bound is read and dropped as it comes, and answered
+     * 413 with {@code Retry-After} once it is in (the read timeout still applies); a client closing early gives the
+     * bytes back as an answered request does.
+     */
+    static Handler<RoutingContext> bodyArriving(RequestMemory memory) {
+        return ctx -> {
+            long bytes = announced(ctx.request());
+            InFlightBytes arriving = memory.arrivingFor(bytes);
+            if (!arriving.take(bytes)) {
+                ctx.request().handler(dropped -> { })
+                        .endHandler(ended -> RequestMemory.refuseForNow(ctx, "receiving", arriving, bytes)).resume();
+                return;
+            }
+            ctx.addEndHandler(ignored -> arriving.give(bytes));
+            ctx.next();
+        };
+    }
+
+    /** The body length a request announces; the body limit when it is chunked, since its length is not known. */
+    private static long announced(HttpServerRequest request) {
+        String length = request.getHeader("Content-Length");
+        if (length != null) {
+            try {
+                return Math.min(Math.max(Long.parseLong(length.trim()), 0), ServerOptions.MAX_BODY_BYTES);
+            } catch (NumberFormatException e) {
+                return ServerOptions.MAX_BODY_BYTES;
+            }
+        }
+        return request.headers().contains("Transfer-Encoding") ? ServerOptions.MAX_BODY_BYTES : 0;
     }
 
     /** Stops the read timeout once the body is in: deciding is not reading. */

@@ -28,12 +28,12 @@ final class Handlers {
 
     private final Vertx vertx;
     private final Decisions decisions;
-    private final InFlightBytes inFlight;
+    private final InFlightBytes deciding;
 
-    Handlers(Vertx vertx, Decisions decisions, InFlightBytes inFlight) {
+    Handlers(Vertx vertx, Decisions decisions, InFlightBytes deciding) {
         this.vertx = vertx;
         this.decisions = decisions;
-        this.inFlight = inFlight;
+        this.deciding = deciding;
     }
 
     /** {@code POST /v1/decisions/{target}}, for whichever policy type serves the target. */
@@ -285,18 +285,15 @@ final class Handlers {
 
     /**
      * Runs {@code work} (deciding and encoding) on a worker thread, within the request bytes that may be decided at
-     * once ({@link InFlightBytes}); the event loop sends the bytes, or the error.
+     * once ({@link RequestMemory#deciding}); the event loop sends the bytes, or the error.
      */
     private void respond(RoutingContext ctx, long bytes, Callable<Buffer> work) {
-        if (!inFlight.take(bytes)) {
-            // 413 with Retry-After: the contract's status for a body too large, here for now (RFC 9110, 15.5.14)
-            ctx.response().putHeader("Retry-After", "1");
-            Responses.fail(ctx, new ApiError(413, "PAYLOAD_TOO_LARGE", "the server is deciding as many request bytes as its"
-                    + " memory allows (" + inFlight.bound() + "): retry this " + bytes + "-byte request shortly"));
+        if (!deciding.take(bytes)) {
+            RequestMemory.refuseForNow(ctx, "deciding", deciding, bytes);
             return;
         }
         vertx.executeBlocking(work, false).onComplete(result -> {
-            inFlight.give(bytes);
+            deciding.give(bytes);
             if (result.succeeded()) {
                 Responses.json(ctx, 200, result.result());
             } else {

@@ -262,7 +262,7 @@ public final class OpenApi {
                 case 403 -> "UNAUTHORIZED: the server has no admin token";
                 case 404 -> "NOT_FOUND";
                 case 412 -> "POLICY_CONFLICT: If-Match matches no live revision";
-                case 413 -> "PAYLOAD_TOO_LARGE: over 1 MiB, or (with Retry-After) over what the server can decide with the large requests already in flight";
+                case 413 -> "PAYLOAD_TOO_LARGE: over 1 MiB, or (with Retry-After) past the request bytes the server can hold at once, being received or decided";
                 case 415 -> "INVALID_REQUEST: a form encoding";
                 case 422 -> "INVALID_POLICY: a policy that cannot be applied (located)";
                 case 503 -> "INTERNAL: not ready, the decision log cannot write, or past the decision deadline";

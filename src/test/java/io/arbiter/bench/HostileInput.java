@@ -87,6 +87,7 @@ public final class HostileInput {
         depthAndYaml();
         size();
         concurrent();
+        stalled();
         leak();
         http();
         protocol();
@@ -258,6 +259,40 @@ public final class HostileInput {
             statuses.merge(settle("concurrent", name + " #" + (i + 1) + " of 8", started, answers.get(i)).status(), 1, Integer::sum);
         }
         System.out.printf("%s, eight at once: answered %s (status=count)%n", name, statuses);
+    }
+
+    /**
+     * Six hundred connections that each announce a 1 MiB body, send all of it but its last bytes and stall: the server
+     * holds only as many as its heap allows, and meanwhile still answers a small decision and a large one (decided,
+     * or refused for now with 413).
+     */
+    void stalled() throws IOException {
+        int size = 1 << 20;
+        byte[] body = ("{\"apiVersion\":\"0.1.0\",\"policies\":[],\"observed\":[" + "{},".repeat(size / 3)).substring(0, size - 10)
+                .getBytes(StandardCharsets.US_ASCII);
+        URI uri = URI.create(base);
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < 600; i++) {
+                Socket socket = new Socket(uri.getHost(), uri.getPort());
+                sockets.add(socket);
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /v1/decisions/dependencies HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+            }
+            Result small = post("stalled", "small decision beside 600 stalled 1 MiB bodies", "implementation",
+                    "{\"interface\":{\"path\":\"" + IFACE + "\"}}");
+            if (small.status() != 200) {
+                defects.add("stalled: a small decision beside 600 stalled bodies was answered " + small.status());
+            }
+            post("stalled", "large decision beside 600 stalled 1 MiB bodies", "dependencies", emptyTemplates());
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
     }
 
     /** Decisions whose inline Implementations carry huge revisions: the heap they leave behind is reported by the script. */
