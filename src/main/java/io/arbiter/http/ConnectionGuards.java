@@ -13,7 +13,8 @@ import java.util.Locale;
 
 /**
  * What the server answers before a route sees the request: requests the HTTP decoder could not read, bodies in a
- * form encoding, bodies past what the server can hold at once, and bodies that do not arrive in time. Every answer is the contract's JSON error body.
+ * form encoding, bodies past what the server can hold at once, and bodies that do not arrive in time. Every answer
+ * is the contract's JSON error body.
  */
 final class ConnectionGuards {
 

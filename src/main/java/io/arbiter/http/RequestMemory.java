@@ -18,7 +18,7 @@ record RequestMemory(InFlightBytes arriving, InFlightBytes arrivingSmall, InFlig
     /** A usual request is smaller than this: twenty workers deciding such requests take a few MiB. */
     static final int SMALL = 16 * 1024;
 
-    /** Heap per body byte being received: the body, its growing buffer and the copy handed over, many times over. */
+    /** Heap per body byte being received: the buffer it grows in (up to twice its size), the copy handed on, and room to spare. */
     static final int HEAP_PER_ARRIVING_BYTE = 32;
 
     /** Heap per body byte being decided: room for the worst ratio measured (about 100) twice over. */
