@@ -94,44 +94,40 @@ class RequestMemoryTest {
     @Test
     void aLargeRequestPastTheDecidingBoundIsRefusedForNowAndASmallOneIsDecided() throws Exception {
         RequestMemory memory = memory(10_000_000, 150_000);
-        HttpTestClient client = serve(memory);
-        assertTrue(memory.deciding().take(100_000), "a large decision in flight");
 
-        HttpTestClient.Response refused = client.postJson("/v1/decisions/implementation", LARGE_REQUEST);
-        HttpTestClient.Response small = client.postJson("/v1/decisions/implementation", SMALL_REQUEST);
-        memory.deciding().give(100_000);
-        HttpTestClient.Response alone = client.postJson("/v1/decisions/implementation", LARGE_REQUEST);
-
-        assertEquals(413, refused.status(), refused.body());
-        assertEquals("PAYLOAD_TOO_LARGE", refused.errorCode());
-        assertEquals("1", refused.header("Retry-After"));
-        assertTrue(refused.body().contains("deciding") && refused.body().contains("retry this " + LARGE_REQUEST.length()
-                + "-byte request"), refused.body());
-        assertEquals(200, small.status(), small.body());
-        assertEquals(200, alone.status(), alone.body());
-        assertEquals(0, memory.deciding().taken(), "every request gave back what it took");
+        refusedForNowWhileAnotherIsHeld(memory, memory.deciding(), "deciding");
     }
 
     @Test
     void aBodyPastTheArrivingBoundIsReadAndRefusedForNowAndASmallOneIsServed() throws Exception {
         RequestMemory memory = memory(150_000, 10_000_000);
+
+        refusedForNowWhileAnotherIsHeld(memory, memory.arriving(), "receiving");
+        awaitTaken(memory.arrivingSmall()::taken, 0);
+    }
+
+    /**
+     * With 100,000 bytes held in {@code held}, a large request is refused for now, saying it was refused while
+     * {@code doing}, and a small one is served; once they are given back, the large one alone is served.
+     */
+    private void refusedForNowWhileAnotherIsHeld(RequestMemory memory, InFlightBytes held, String doing) throws Exception {
         HttpTestClient client = serve(memory);
-        assertTrue(memory.arriving().take(100_000), "a large body arriving");
+        assertTrue(held.take(100_000), "a large request held");
 
         HttpTestClient.Response refused = client.postJson("/v1/decisions/implementation", LARGE_REQUEST);
         HttpTestClient.Response small = client.postJson("/v1/decisions/implementation", SMALL_REQUEST);
-        memory.arriving().give(100_000);
+        held.give(100_000);
         HttpTestClient.Response alone = client.postJson("/v1/decisions/implementation", LARGE_REQUEST);
 
         assertEquals(413, refused.status(), refused.body());
+        assertEquals("PAYLOAD_TOO_LARGE", refused.errorCode());
         assertEquals("1", refused.header("Retry-After"));
-        assertTrue(refused.body().contains("receiving") && refused.body().contains("retry this " + LARGE_REQUEST.length()
+        assertTrue(refused.body().contains(doing) && refused.body().contains("retry this " + LARGE_REQUEST.length()
                 + "-byte request"), refused.body());
         assertEquals(200, small.status(), small.body());
         assertEquals(200, alone.status(), alone.body());
         // given back once the response has ended, which the client may see first
-        awaitTaken(memory.arriving()::taken, 0);
-        awaitTaken(memory.arrivingSmall()::taken, 0);
+        awaitTaken(held::taken, 0);
     }
 
     @Test
