@@ -22,7 +22,9 @@ class PrecompiledRuleBaseTest {
     @Test
     void aPrecompiledKjarIsNamedByContentAndHoldsTheSameRules() {
         List<RuleBaseBuilder.RuleFile> files = RuleTestSupport.files(ImplementationDecider.KIND);
-        CompiledRuleBase fromSource = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
+        // compiled here, not loaded: a working tree that was packaged holds this revision's kjar on the classpath
+        CompiledRuleBase fromSource = RuleBaseBuilder.build("capact.implementation", files,
+                ImplementationDecider.ALL_PHASES, RuleBaseBuilder.check("capact.implementation", files));
 
         byte[] kjar = RuleBaseBuilder.precompile("capact.implementation", files);
         String resource = RuleBaseBuilder.precompiledResource("capact.implementation", files);

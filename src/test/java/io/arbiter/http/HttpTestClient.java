@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 
 /** A tiny client for HTTP tests against a running {@link ArbiterServer}. */
@@ -40,7 +41,8 @@ final class HttpTestClient {
     }
 
     Response send(String method, String path, String contentType, byte[] body, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+        // a server that never answers fails the test instead of hanging it
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
