@@ -210,7 +210,7 @@ public final class RuleBaseBuilder {
     private static byte[] compiled(String name, List<RuleFile> files, String version) {
         ReleaseId releaseId = KieServices.get().newReleaseId(GROUP, artifactOf(name), version);
         try {
-            return ((InternalKieModule) compile(name, files, releaseId).getKieModule()).getBytes();
+            return kjarOf(compile(name, files, releaseId));
         } finally {
             KieServices.get().getRepository().removeKieModule(releaseId);
         }
@@ -335,7 +335,15 @@ public final class RuleBaseBuilder {
             errors.add(new CompileError(file, Math.max(0, message.getLine()), Math.max(0, message.getColumn()),
                     firstLine(message.getText()), false));
         }
-        return new Check(errors, generated, errors.isEmpty() ? ((InternalKieModule) builder.getKieModule()).getBytes() : null);
+        return new Check(errors, generated, errors.isEmpty() ? kjarOf(builder) : null);
+    }
+
+    /**
+     * The bytes of the kjar a builder built. kie-api's {@code KieModule} gives only its release id; the bytes are what
+     * {@link ExecutableModel} loads and what is packaged precompiled, so the internal module is the one way to them.
+     */
+    private static byte[] kjarOf(KieBuilder builder) {
+        return ((InternalKieModule) builder.getKieModule()).getBytes();
     }
 
     private static String artifactOf(String name) {

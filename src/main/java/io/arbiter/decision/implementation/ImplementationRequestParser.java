@@ -102,12 +102,8 @@ public final class ImplementationRequestParser {
     }
 
     private static List<Implementation> implementations(JsonNode node, List<Problem> problems) {
-        if (node.isMissingNode() || node.isNull()) {
-            return null;
-        }
         if (!node.isArray()) {
-            problems.add(Problem.at("$.implementations", "must be a list of Implementation manifests"));
-            return null;
+            return null; // absent or null: the schema admits nothing else
         }
         List<Implementation> result = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {
