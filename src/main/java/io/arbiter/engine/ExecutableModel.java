@@ -32,6 +32,11 @@ final class ExecutableModel {
     }
 
     static KieBase load(String name, byte[] kjar) {
+        return load(name, kjar, ExecutableModel.class.getClassLoader());
+    }
+
+    /** As {@link #load(String, byte[])}, with the kjar's classes defined in a child of {@code parent}. */
+    static KieBase load(String name, byte[] kjar, ClassLoader parent) {
         Map<String, byte[]> classes = new HashMap<>();
         List<String> models = new ArrayList<>();
         try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(kjar))) {
@@ -51,7 +56,7 @@ final class ExecutableModel {
         if (models.isEmpty()) {
             throw new RuleBaseException("the compiled rule base '" + name + "' names no executable model");
         }
-        ClassLoader loader = new KjarClassLoader(classes, ExecutableModel.class.getClassLoader());
+        ClassLoader loader = new KjarClassLoader(classes, parent);
         List<Model> instances = new ArrayList<>();
         try {
             for (String model : models) {
@@ -63,7 +68,11 @@ final class ExecutableModel {
         return KieBaseBuilder.createKieBaseFromModel(instances, KieServices.get().newKieBaseConfiguration(null, loader));
     }
 
-    /** Defines the kjar's classes; everything else (the fact classes, Drools) comes from the application. */
+    /**
+     * Defines the kjar's classes; everything else (the fact classes, Drools) comes from the application. A kjar class
+     * is defined here without asking the parent first: the application's class loader keeps a lock for every class
+     * name it is asked for, for good, and each build's generated classes have names of their own.
+     */
     private static final class KjarClassLoader extends ClassLoader {
 
         static {
@@ -75,6 +84,17 @@ final class ExecutableModel {
         KjarClassLoader(Map<String, byte[]> classes, ClassLoader parent) {
             super(parent);
             this.classes = classes;
+        }
+
+        @Override
+        protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+            if (!classes.containsKey(className)) {
+                return super.loadClass(className, resolve);
+            }
+            synchronized (getClassLoadingLock(className)) {
+                Class<?> loaded = findLoadedClass(className);
+                return loaded != null ? loaded : findClass(className);
+            }
         }
 
         @Override
