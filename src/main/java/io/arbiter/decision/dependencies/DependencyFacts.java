@@ -3,7 +3,10 @@ package io.arbiter.decision.dependencies;
 import io.arbiter.engine.Fact;
 import io.arbiter.engine.FactId;
 
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The facts of a dependency-gating decision (ocm-dependencies.md). Inserted: the request's policies, templates,
@@ -251,7 +254,14 @@ public final class DependencyFacts {
     @FactId("{set.factId} {compliant}") public record SetCompliance(PolicySetFact set, String compliant) implements Fact {}
 
     /** One part of a PolicySet's status message; parts are joined by {@code order}. */
-    @FactId("{set.factId} message part {order}") public record SetMessagePart(PolicySetFact set, int order, String text) implements Fact {}
+    @FactId("{set.factId} message part {order}")
+    public record SetMessagePart(PolicySetFact set, int order, String text) implements Fact {
+        /** The parts' texts by their order, joined as one message. */
+        public static String joined(Collection<SetMessagePart> parts) {
+            return parts.stream().sorted(Comparator.comparingInt(SetMessagePart::order)).map(SetMessagePart::text)
+                    .collect(Collectors.joining("; "));
+        }
+    }
 
     @FactId("{set.factId} message") public record SetMessage(PolicySetFact set, String message) implements Fact {}
 
