@@ -56,7 +56,7 @@ class MatchingExplanationPropertiesTest {
     record World(List<Implementation> implementations, Set<String> available, List<Item> items) {
     }
 
-    @Property(tries = 500)
+    @Property(tries = 300)
     void anImplementationIsMatchedExactlyWhenNoReasonRejectsIt(@ForAll("worlds") World world) {
         JsonNode explained = decide(world, true);
         JsonNode plain = decide(world, false);
