@@ -262,9 +262,10 @@ public final class RuleBaseBuilder {
         KieServices services = KieServices.get();
         KieFileSystem fileSystem = services.newKieFileSystem();
         fileSystem.generateAndWritePomXML(releaseId);
-        // Drools 10.1's lambda post-processor crashes on some of our constraints (index out of bounds in
-        // ExecModelLambdaPostProcessor.convertIndexedByCall); keeping lambdas inline avoids it. Set for this
-        // module's builder only (kmodule.xml configuration), not JVM-wide.
+        // Lambdas stay inline in the rule classes: externalised, each is a class of its own, which start-up loads
+        // more slowly (bench/README.md, start-up), and Drools 10.1's post-processor that externalises them has thrown
+        // on constraints like ours (index out of bounds in ExecModelLambdaPostProcessor.convertIndexedByCall). Set
+        // for this module's builder only (kmodule.xml configuration), not JVM-wide.
         fileSystem.writeKModuleXML(services.newKieModuleModel()
                 .setConfigurationProperty(EXTERNALISE_LAMBDAS, "false").toXML());
         for (RuleFile file : files) {
