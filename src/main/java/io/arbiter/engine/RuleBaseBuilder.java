@@ -54,6 +54,14 @@ public final class RuleBaseBuilder {
 
     /** A file of a rule base: its name (for messages and the kie file system), content and kind. */
     public record RuleFile(String name, byte[] content, ResourceType type) {
+
+        /** The DRL the file declares: its text, or the rules Drools generates from a decision table. */
+        public String drl() {
+            return type == ResourceType.DTABLE
+                    ? new SpreadsheetCompiler().compile(new ByteArrayInputStream(content),
+                            name.endsWith(".csv") ? InputType.CSV : InputType.XLS)
+                    : new String(content, java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     public static CompiledRuleBase build(String name, Path rulesFolder, Path tablesFolder, List<String> phases) {
@@ -305,7 +313,7 @@ public final class RuleBaseBuilder {
             if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
                 String drl;
                 try {
-                    drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(file.content()), InputType.CSV);
+                    drl = file.drl();
                 } catch (RuntimeException e) {
                     errors.add(new CompileError(file.name(), 0, 0, "the table does not compile to rules: " + e.getMessage(), true));
                     continue;
@@ -366,12 +374,9 @@ public final class RuleBaseBuilder {
         return descr == null ? List.of() : descr.getRules().stream().map(rule -> rule.getName()).toList();
     }
 
-    private static PackageDescr packageOf(RuleFile file) throws DroolsParserException {
-        String drl = file.type() == ResourceType.DTABLE
-                ? new SpreadsheetCompiler().compile(new ByteArrayInputStream(file.content()),
-                        file.name().endsWith(".csv") ? InputType.CSV : InputType.XLS)
-                : new String(file.content(), java.nio.charset.StandardCharsets.UTF_8);
-        return new DrlParser().parse(null, drl);
+    /** The parsed DRL of a file, or null when it declares nothing. */
+    static PackageDescr packageOf(RuleFile file) throws DroolsParserException {
+        return new DrlParser().parse(null, file.drl());
     }
 
     private static boolean looksLikeTable(String fileName) {

@@ -1,15 +1,11 @@
 package io.arbiter.engine;
 
-import org.drools.decisiontable.InputType;
-import org.drools.decisiontable.SpreadsheetCompiler;
 import org.drools.drl.ast.descr.AttributeDescr;
 import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.ast.descr.RuleDescr;
 import org.drools.drl.parser.DroolsParserException;
-import org.drools.drl.parser.DrlParser;
 import org.kie.api.io.ResourceType;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +39,7 @@ public final class RuleSources {
             String display = (table ? "decision-tables/" : "rules/") + file.name();
             PackageDescr descr;
             try {
-                descr = new DrlParser().parse(null, drlOf(file));
+                descr = RuleBaseBuilder.packageOf(file);
             } catch (DroolsParserException | RuntimeException e) {
                 continue; // it compiled into the live rule base, so it parses; a file that does not declares nothing here
             }
@@ -64,13 +60,6 @@ public final class RuleSources {
             }
         }
         return sources;
-    }
-
-    private static String drlOf(RuleBaseBuilder.RuleFile file) {
-        return file.type() == ResourceType.DTABLE
-                ? new SpreadsheetCompiler().compile(new ByteArrayInputStream(file.content()),
-                        file.name().endsWith(".csv") ? InputType.CSV : InputType.XLS)
-                : new String(file.content(), StandardCharsets.UTF_8);
     }
 
     /** The line of the table row whose NAME cell is {@code name}: the column headed {@code NAME} after a RuleTable line. */
