@@ -110,7 +110,7 @@ public final class RuleBaseBuilder {
         long started = System.nanoTime();
         byte[] precompiled = precompiled(name, revisionOf(files));
         return load(name, files, phases, precompiled != null ? precompiled
-                : compiled(name, files, "1.0." + BUILDS.incrementAndGet()), precompiled != null, started);
+                : compiled(name, files, "1.0.0"), precompiled != null, started);
     }
 
     /**
@@ -212,11 +212,11 @@ public final class RuleBaseBuilder {
     }
 
     /**
-     * The kjar the files compile to. The compiler installs it in KieServices' JVM-wide repository under the release
-     * id {@code version} names; it is taken out again at once, so that nothing stays behind per build.
+     * The kjar the files compile to. The compiler installs it in KieServices' JVM-wide repository under its release
+     * id ({@link #releaseIdOfBuild}); it is taken out again at once, so that nothing stays behind per build.
      */
     private static byte[] compiled(String name, List<RuleFile> files, String version) {
-        ReleaseId releaseId = KieServices.get().newReleaseId(GROUP, artifactOf(name), version);
+        ReleaseId releaseId = releaseIdOfBuild(GROUP, name, version);
         try {
             return kjarOf(compile(name, files, releaseId));
         } finally {
@@ -251,14 +251,15 @@ public final class RuleBaseBuilder {
         requireRulesInTables(files);
         KieBuilder builder;
         try {
-            builder = KieServices.get().newKieBuilder(fileSystem(name, files, releaseId)).buildAll(ExecutableModelProject.class);
+            builder = KieServices.get().newKieBuilder(fileSystem(files, releaseId)).buildAll(ExecutableModelProject.class);
         } catch (RuntimeException e) {
             throw new RuleBaseException("the rule base '" + name + "' does not compile: " + e.getMessage(), e);
         }
         List<Message> errors = builder.getResults().getMessages(Message.Level.ERROR);
         if (!errors.isEmpty()) {
             StringBuilder message = new StringBuilder("the rule base '" + name + "' does not compile:");
-            errors.forEach(error -> message.append("\n  ").append(error.getPath()).append(" line ")
+            errors.forEach(error -> message.append("\n  ").append(error.getPath().replace(folderOf(releaseId), ""))
+                    .append(" line ")
                     .append(error.getLine()).append(": ").append(firstLine(error.getText())));
             throw new RuleBaseException(message.toString());
         }
@@ -266,7 +267,7 @@ public final class RuleBaseBuilder {
     }
 
     /** The module a rule base compiles from: its files under one package folder, and how the compiler is set up. */
-    private static KieFileSystem fileSystem(String name, List<RuleFile> files, ReleaseId releaseId) {
+    private static KieFileSystem fileSystem(List<RuleFile> files, ReleaseId releaseId) {
         KieServices services = KieServices.get();
         KieFileSystem fileSystem = services.newKieFileSystem();
         fileSystem.generateAndWritePomXML(releaseId);
@@ -277,14 +278,19 @@ public final class RuleBaseBuilder {
         fileSystem.writeKModuleXML(services.newKieModuleModel()
                 .setConfigurationProperty(EXTERNALISE_LAMBDAS, "false").toXML());
         for (RuleFile file : files) {
-            fileSystem.write(resourcePath(name, file),
+            fileSystem.write(resourcePath(releaseId, file),
                     services.getResources().newByteArrayResource(file.content()).setResourceType(file.type()));
         }
         return fileSystem;
     }
 
-    private static String resourcePath(String name, RuleFile file) {
-        return "src/main/resources/io/arbiter/rules/" + artifactOf(name) + "/" + file.name();
+    /** Where a build puts a file: in a folder of the build's own ({@link #releaseIdOfBuild}). */
+    private static String resourcePath(ReleaseId build, RuleFile file) {
+        return folderOf(build) + file.name();
+    }
+
+    private static String folderOf(ReleaseId build) {
+        return "src/main/resources/io/arbiter/rules/" + build.getArtifactId() + "/";
     }
 
     /**
@@ -304,6 +310,7 @@ public final class RuleBaseBuilder {
     }
 
     public static Check check(String name, List<RuleFile> files) {
+        ReleaseId releaseId = releaseIdOfBuild(GROUP + ".check", name, "1.0.0");
         List<CompileError> errors = new ArrayList<>();
         Map<String, String> generated = new java.util.LinkedHashMap<>();
         Map<String, String> fileOfResource = new java.util.LinkedHashMap<>();
@@ -322,13 +329,12 @@ public final class RuleBaseBuilder {
                 source = new RuleFile(file.name() + ".drl", drl.getBytes(java.nio.charset.StandardCharsets.UTF_8), ResourceType.DRL);
             }
             compiled.add(source);
-            fileOfResource.put(resourcePath(name, source), file.name());
+            fileOfResource.put(resourcePath(releaseId, source), file.name());
         }
         KieServices services = KieServices.get();
-        ReleaseId releaseId = services.newReleaseId(GROUP + ".check", artifactOf(name), "1.0." + BUILDS.incrementAndGet());
         KieBuilder builder;
         try {
-            builder = services.newKieBuilder(fileSystem(name, compiled, releaseId)).buildAll(ExecutableModelProject.class);
+            builder = services.newKieBuilder(fileSystem(compiled, releaseId)).buildAll(ExecutableModelProject.class);
         } catch (RuntimeException e) {
             errors.add(new CompileError(null, 0, 0, "the rule base does not compile: " + e.getMessage(), false));
             return new Check(errors, generated, null);
@@ -353,6 +359,16 @@ public final class RuleBaseBuilder {
      */
     private static byte[] kjarOf(KieBuilder builder) {
         return ((InternalKieModule) builder.getKieModule()).getBytes();
+    }
+
+    /**
+     * A release id of this build alone: its artifact, and so the folder its files are written to, is numbered per
+     * build. Two builds of one rule base whose files had the same paths, running at once (a reload beside an impact
+     * analysis, say), could each get the other's rules from Drools' compiler: a rollout table with a row dropped
+     * compiled to the full table in 4 of 15 such pairs.
+     */
+    private static ReleaseId releaseIdOfBuild(String group, String name, String version) {
+        return KieServices.get().newReleaseId(group, artifactOf(name) + "-build" + BUILDS.incrementAndGet(), version);
     }
 
     private static String artifactOf(String name) {

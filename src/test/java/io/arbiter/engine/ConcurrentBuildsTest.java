@@ -1,0 +1,72 @@
+package io.arbiter.engine;
+
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.runtime.SnapshotLoader;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two builds of one rule base at once (a reload beside an impact analysis or a lint, or a failed load's other types
+ * still compiling) each compile their own files. When both wrote their files to the same paths, Drools' compiler could
+ * hand one build the other's rules: the rollout rules with a situation row dropped compiled to the full table, and
+ * so passed the check that refuses them, in about a third of such pairs. Each pair here races once; six pairs missed
+ * that defect with a chance under one in ten.
+ */
+class ConcurrentBuildsTest {
+
+    private static final String DROPPED = "Any other record in neither list was rolled out before,";
+
+    @Test
+    void twoBuildsOfOneRuleBaseAtOnceEachCompileTheirOwnFiles() throws Exception {
+        PolicyType rollout = PolicyTypeRegistry.discover().types().stream()
+                .filter(type -> type.name().equals("ocm.rollout")).findFirst().orElseThrow();
+        List<RuleBaseBuilder.RuleFile> files = SnapshotLoader.ruleFiles(rollout, null, null);
+        List<RuleBaseBuilder.RuleFile> cut = withoutRow(files);
+        int fullRules = rulesIn(RuleBaseBuilder.precompile(rollout.name(), files));
+
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int pair = 0; pair < 6; pair++) {
+                Future<byte[]> full = pool.submit(() -> RuleBaseBuilder.precompile(rollout.name(), files));
+                Future<RuleBaseException> refused = pool.submit(() -> assertThrows(RuleBaseException.class,
+                        () -> rollout.buildRuleBase(cut), "the rules without the row are refused"));
+
+                assertTrue(refused.get().getMessage().contains("in neither list as Progressing"), refused.get().getMessage());
+                assertEquals(fullRules, rulesIn(full.get()), "the full rules keep every row");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static int rulesIn(byte[] kjar) {
+        return ExecutableModel.load("ocm.rollout", kjar).getKiePackages().stream().mapToInt(pkg -> pkg.getRules().size()).sum();
+    }
+
+    private static List<RuleBaseBuilder.RuleFile> withoutRow(List<RuleBaseBuilder.RuleFile> files) {
+        List<RuleBaseBuilder.RuleFile> cut = new ArrayList<>();
+        for (RuleBaseBuilder.RuleFile file : files) {
+            if (!file.name().endsWith("cluster-situation.drl.csv")) {
+                cut.add(file);
+                continue;
+            }
+            String text = new String(file.content(), StandardCharsets.UTF_8);
+            List<String> kept = text.lines().filter(line -> !line.startsWith(DROPPED)).toList();
+            assertEquals(text.lines().count() - 1, kept.size(), "the table has the row");
+            cut.add(new RuleBaseBuilder.RuleFile(file.name(), (String.join("\n", kept) + "\n").getBytes(StandardCharsets.UTF_8),
+                    file.type()));
+        }
+        return cut;
+    }
+}
