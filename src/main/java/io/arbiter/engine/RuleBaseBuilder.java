@@ -363,9 +363,9 @@ public final class RuleBaseBuilder {
 
     /**
      * A release id of this build alone: its artifact, and so the folder its files are written to, is numbered per
-     * build. Two builds of one rule base whose files had the same paths, running at once (a reload beside an impact
-     * analysis, say), could each get the other's rules from Drools' compiler: a rollout table with a row dropped
-     * compiled to the full table in 4 of 15 such pairs.
+     * build. Two builds of one rule base whose files had the same paths, running at once (a reload while a refused
+     * load's other types still compile, say), could each get the other's rules from Drools' compiler: a rollout table
+     * with a row dropped compiled to the full table in 4 of 15 such pairs.
      */
     private static ReleaseId releaseIdOfBuild(String group, String name, String version) {
         return KieServices.get().newReleaseId(group, artifactOf(name) + "-build" + BUILDS.incrementAndGet(), version);

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Two builds of one rule base at once (a reload beside an impact analysis or a lint, or a failed load's other types
- * still compiling) each compile their own files. When both wrote their files to the same paths, Drools' compiler could
+ * Two builds of one rule base at once (a reload while a refused load's other types still compile, say) each compile
+ * their own files. When both wrote their files to the same paths, Drools' compiler could
  * hand one build the other's rules: the rollout rules with a situation row dropped compiled to the full table, and
  * so passed the check that refuses them, in about a third of such pairs. Each pair here races once; six pairs missed
  * that defect with a chance under one in ten.
