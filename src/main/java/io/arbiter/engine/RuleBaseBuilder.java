@@ -56,7 +56,7 @@ public final class RuleBaseBuilder {
     public record RuleFile(String name, byte[] content, ResourceType type) {
 
         /** The DRL the file declares: its text, or the rules Drools generates from a decision table. */
-        public String drl() {
+        String drl() {
             return type == ResourceType.DTABLE
                     ? new SpreadsheetCompiler().compile(new ByteArrayInputStream(content),
                             name.endsWith(".csv") ? InputType.CSV : InputType.XLS)
@@ -216,7 +216,7 @@ public final class RuleBaseBuilder {
      * id ({@link #releaseIdOfBuild}); it is taken out again at once, so that nothing stays behind per build.
      */
     private static byte[] compiled(String name, List<RuleFile> files, String version) {
-        ReleaseId releaseId = releaseIdOfBuild(GROUP, name, version);
+        ReleaseId releaseId = releaseIdOfBuild(name, version);
         try {
             return kjarOf(compile(name, files, releaseId));
         } finally {
@@ -310,7 +310,7 @@ public final class RuleBaseBuilder {
     }
 
     public static Check check(String name, List<RuleFile> files) {
-        ReleaseId releaseId = releaseIdOfBuild(GROUP + ".check", name, "1.0.0");
+        ReleaseId releaseId = releaseIdOfBuild(name, "1.0.0");
         List<CompileError> errors = new ArrayList<>();
         Map<String, String> generated = new java.util.LinkedHashMap<>();
         Map<String, String> fileOfResource = new java.util.LinkedHashMap<>();
@@ -367,8 +367,8 @@ public final class RuleBaseBuilder {
      * load's other types still compile, say), could each get the other's rules from Drools' compiler: a rollout table
      * with a row dropped compiled to the full table in 4 of 15 such pairs.
      */
-    private static ReleaseId releaseIdOfBuild(String group, String name, String version) {
-        return KieServices.get().newReleaseId(group, artifactOf(name) + "-build" + BUILDS.incrementAndGet(), version);
+    private static ReleaseId releaseIdOfBuild(String name, String version) {
+        return KieServices.get().newReleaseId(GROUP, artifactOf(name) + "-build" + BUILDS.incrementAndGet(), version);
     }
 
     private static String artifactOf(String name) {
