@@ -3,10 +3,11 @@ package io.arbiter.engine;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,14 +26,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConcurrentBuildsTest {
 
-    private static final String DROPPED = "Any other record in neither list was rolled out before,";
+    @TempDir
+    Path temp;
 
     @Test
     void twoBuildsOfOneRuleBaseAtOnceEachCompileTheirOwnFiles() throws Exception {
         PolicyType rollout = PolicyTypeRegistry.discover().types().stream()
                 .filter(type -> type.name().equals("ocm.rollout")).findFirst().orElseThrow();
         List<RuleBaseBuilder.RuleFile> files = SnapshotLoader.ruleFiles(rollout, null, null);
-        List<RuleBaseBuilder.RuleFile> cut = withoutRow(files);
+        Path rules = TestFiles.copyTree(Path.of("rules"), temp.resolve("rules"));
+        Path tables = TestFiles.copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        TestFiles.dropRow(tables.resolve("rollout/cluster-situation.drl.csv"),
+                "Any other record in neither list was rolled out before");
+        List<RuleBaseBuilder.RuleFile> cut = SnapshotLoader.ruleFiles(rollout, rules, tables);
         int fullRules = rulesIn(RuleBaseBuilder.precompile(rollout.name(), files));
 
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -52,21 +58,5 @@ class ConcurrentBuildsTest {
 
     private static int rulesIn(byte[] kjar) {
         return ExecutableModel.load("ocm.rollout", kjar).getKiePackages().stream().mapToInt(pkg -> pkg.getRules().size()).sum();
-    }
-
-    private static List<RuleBaseBuilder.RuleFile> withoutRow(List<RuleBaseBuilder.RuleFile> files) {
-        List<RuleBaseBuilder.RuleFile> cut = new ArrayList<>();
-        for (RuleBaseBuilder.RuleFile file : files) {
-            if (!file.name().endsWith("cluster-situation.drl.csv")) {
-                cut.add(file);
-                continue;
-            }
-            String text = new String(file.content(), StandardCharsets.UTF_8);
-            List<String> kept = text.lines().filter(line -> !line.startsWith(DROPPED)).toList();
-            assertEquals(text.lines().count() - 1, kept.size(), "the table has the row");
-            cut.add(new RuleBaseBuilder.RuleFile(file.name(), (String.join("\n", kept) + "\n").getBytes(StandardCharsets.UTF_8),
-                    file.type()));
-        }
-        return cut;
     }
 }
