@@ -44,6 +44,7 @@ public final class RuleBaseBuilder {
 
     private static final Logger LOG = LoggerFactory.getLogger(RuleBaseBuilder.class);
     private static final AtomicLong BUILDS = new AtomicLong();
+    private static final RuleBaseCache BUILT = new RuleBaseCache();
     private static final int POOL_SIZE = 16;
     private static final String GROUP = "io.arbiter.rules";
     /** ExternaliseCanonicalModelLambdaOption.PROPERTY_NAME (org.kie.internal): a kmodule.xml configuration key. */
@@ -103,14 +104,21 @@ public final class RuleBaseBuilder {
         return files;
     }
 
+    /**
+     * The rule base of these files: the one this JVM already has for them, else the packaged kjar built from exactly
+     * these files, else compiled from them.
+     */
     public static CompiledRuleBase build(String name, List<RuleFile> files, List<String> phases) {
         if (files.isEmpty()) {
             throw new RuleBaseException("the rule base '" + name + "' has no rule files");
         }
-        long started = System.nanoTime();
-        byte[] precompiled = precompiled(name, revisionOf(files));
-        return load(name, files, phases, precompiled != null ? precompiled
-                : compiled(name, files, "1.0.0"), precompiled != null, started);
+        String revision = revisionOf(files);
+        return BUILT.get(name, revision, phases, () -> {
+            long started = System.nanoTime();
+            byte[] precompiled = precompiled(name, revision);
+            return load(name, files, phases, precompiled != null ? precompiled
+                    : compiled(name, files, "1.0.0"), precompiled != null, started);
+        });
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.arbiter.runtime;
 
-import io.arbiter.runtime.PrecompileRules;
-import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
@@ -9,10 +7,12 @@ import io.arbiter.policytype.PolicyTypeRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Build step ({@code prepare-package}): compiles each registered policy type's packaged rules and tables into a
+ * Build step ({@code process-classes}, before the tests): compiles each registered policy type's packaged rules and tables into a
  * kjar under {@code <classes>/precompiled/}, named by the content revision of the files it was built from.
  */
 public final class PrecompileRules {
@@ -27,18 +27,23 @@ public final class PrecompileRules {
         }
         Path classes = Path.of(args[0]);
         Path out = Files.createDirectories(classes.resolve("precompiled"));
-        // kjars of earlier builds' files: never used (their names carry another revision), but packaged all the same
-        try (var stale = Files.list(out)) {
-            for (Path kjar : stale.filter(file -> file.toString().endsWith(".kjar")).toList()) {
-                Files.delete(kjar);
-            }
-        }
+        Set<Path> current = new HashSet<>();
         for (PolicyType type : PolicyTypeRegistry.discover().types()) {
             List<RuleBaseBuilder.RuleFile> files = SnapshotLoader.ruleFiles(type, classes.resolve("rules"),
                     classes.resolve("decision-tables"));
             Path kjar = classes.resolve(RuleBaseBuilder.precompiledResource(type.name(), files));
-            Files.write(kjar, RuleBaseBuilder.precompile(type.name(), files));
-            System.out.println("precompiled " + type.name() + " -> " + classes.relativize(kjar) + " (" + Files.size(kjar) + " bytes)");
+            current.add(kjar);
+            // named by the content revision of its files: one that exists was built from exactly these files
+            if (!Files.exists(kjar)) {
+                Files.write(kjar, RuleBaseBuilder.precompile(type.name(), files));
+                System.out.println("precompiled " + type.name() + " -> " + classes.relativize(kjar) + " (" + Files.size(kjar) + " bytes)");
+            }
+        }
+        // kjars of earlier files would never be used (their names carry another revision), but would be packaged
+        try (var stale = Files.list(out)) {
+            for (Path kjar : stale.filter(file -> file.toString().endsWith(".kjar") && !current.contains(file)).toList()) {
+                Files.delete(kjar);
+            }
         }
         System.exit(0);
     }

@@ -11,8 +11,6 @@ import org.kie.api.runtime.KieSession;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,22 +25,27 @@ public final class RuleTestSupport {
 
     public static final Path RULES = Path.of("rules");
     public static final Path TABLES = Path.of("decision-tables");
-    private static final Map<String, CompiledRuleBase> CACHE = new ConcurrentHashMap<>();
 
     private RuleTestSupport() {
     }
 
-    /** The project's rule base for a decision kind, compiled once per test run. */
+    /**
+     * The project's rule base for a decision kind, named by its policy type: the packaged kjar, and the very rule base a
+     * server in this JVM decides with ({@link RuleBaseBuilder#build} keeps one per content).
+     */
     public static CompiledRuleBase ruleBase(String kind, List<String> phases) {
-        return CACHE.computeIfAbsent(kind, k -> RuleBaseBuilder.build(k, files(k), phases));
+        return RuleBaseBuilder.build(typeOf(kind).name(), files(kind), phases);
     }
 
     /** The files of the registered policy type whose rules live in {@code rules/<kind>/}, with any shared folders. */
     public static List<RuleBaseBuilder.RuleFile> files(String kind) {
-        PolicyType type = PolicyTypeRegistry.discover().types().stream()
+        return SnapshotLoader.ruleFiles(typeOf(kind), RULES, TABLES);
+    }
+
+    private static PolicyType typeOf(String kind) {
+        return PolicyTypeRegistry.discover().types().stream()
                 .filter(t -> t.ruleSet().folders().contains(kind)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no policy type keeps its rules in rules/" + kind));
-        return SnapshotLoader.ruleFiles(type, RULES, TABLES);
     }
 
     /** Fires the facts and returns what {@code reader} read, plus the firings. */

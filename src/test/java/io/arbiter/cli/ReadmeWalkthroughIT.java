@@ -17,11 +17,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs each shell walkthrough of the README (the code block after {@code <!-- walkthrough -->}) with bash in the
- * project folder, {@code java -jar target/arbiter.jar} standing for this build's classes, and checks that the output
+ * project folder, on the packaged jar ({@code java -jar target/arbiter.jar}, as written), and checks that the output
  * block after it ({@code <!-- output -->}) appears in what it printed: its lines in order, other lines between them
  * allowed, "…" standing for any text.
  */
-class ReadmeWalkthroughTest {
+class ReadmeWalkthroughIT {
 
     /** What a walkthrough makes with mktemp. */
     @org.junit.jupiter.api.io.TempDir
@@ -49,12 +49,10 @@ class ReadmeWalkthroughTest {
     }
 
     private String run(String script) throws IOException, InterruptedException {
-        // the main classes and their libraries, as in the jar: not the test classes (their plugin policy type among them)
-        String classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-                .filter(entry -> !entry.endsWith("test-classes")).collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
-        String arbiter = "java -cp '" + classPath + "' io.arbiter.cli.ArbiterCli";
+        assertTrue(Files.isRegularFile(Path.of("target/arbiter.jar")),
+                "the walkthroughs run the packaged jar, as the README does: run them with mvn verify");
         Path file = Files.createTempFile("walkthrough", ".sh");
-        Files.writeString(file, "set -euo pipefail\n" + script.replace("java -jar target/arbiter.jar", arbiter));
+        Files.writeString(file, "set -euo pipefail\n" + script);
         Path err = Files.createTempFile("walkthrough", ".err");
         ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectError(err.toFile());
         builder.environment().put("TMPDIR", temp.toString());

@@ -56,7 +56,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * acknowledged record, BEST_EFFORT counting what it drops, and {@code arbiter audit} reading the topic. Each test
  * has a topic of its own; the broker is shared, and each test finds it running.
  */
-class KafkaDecisionLogTest {
+class KafkaDecisionLogIT {
 
     private static final String REQUEST = "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}";
 

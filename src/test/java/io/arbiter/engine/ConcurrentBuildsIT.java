@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * so passed the check that refuses them, in about a third of such pairs. Each pair here races once; six pairs missed
  * that defect with a chance under one in ten.
  */
-class ConcurrentBuildsTest {
+class ConcurrentBuildsIT {
 
     @TempDir
     Path temp;
@@ -45,8 +45,10 @@ class ConcurrentBuildsTest {
         try {
             for (int pair = 0; pair < 6; pair++) {
                 Future<byte[]> full = pool.submit(() -> RuleBaseBuilder.precompile(rollout.name(), files));
+                // content of its own each pair: rule bases are kept per content, and this one must compile every time
+                List<RuleBaseBuilder.RuleFile> cutAgain = withComment(cut, "// pair " + pair);
                 Future<RuleBaseException> refused = pool.submit(() -> assertThrows(RuleBaseException.class,
-                        () -> rollout.buildRuleBase(cut), "the rules without the row are refused"));
+                        () -> rollout.buildRuleBase(cutAgain), "the rules without the row are refused"));
 
                 assertTrue(refused.get().getMessage().contains("in neither list as Progressing"), refused.get().getMessage());
                 assertEquals(fullRules, rulesIn(full.get()), "the full rules keep every row");
@@ -54,6 +56,17 @@ class ConcurrentBuildsTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    private static List<RuleBaseBuilder.RuleFile> withComment(List<RuleBaseBuilder.RuleFile> files, String comment) {
+        List<RuleBaseBuilder.RuleFile> changed = new java.util.ArrayList<>(files);
+        int drl = java.util.stream.IntStream.range(0, files.size())
+                .filter(i -> files.get(i).name().endsWith(".drl")).findFirst().orElseThrow();
+        RuleBaseBuilder.RuleFile file = files.get(drl);
+        changed.set(drl, new RuleBaseBuilder.RuleFile(file.name(),
+                (new String(file.content(), java.nio.charset.StandardCharsets.UTF_8) + "\n" + comment + "\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8), file.type()));
+        return changed;
     }
 
     private static int rulesIn(byte[] kjar) {

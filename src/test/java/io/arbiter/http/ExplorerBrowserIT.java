@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * free port, clicking through every view and checking what it shows. Skipped where the browser is not installed.
  * Each view's screenshot is written to target/explorer-screenshots/ (the README's are copied from there).
  */
-class ExplorerBrowserTest {
+class ExplorerBrowserIT {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
