@@ -1,7 +1,6 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,14 +26,10 @@ class HostileTextTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServers.embedded("test-admin-token");
+        server = TestServers.shared();
         client = new HttpTestClient(server.port());
     }
 
-    @AfterAll
-    static void stop() {
-        server.stop();
-    }
 
     /** Raw bytes written as ISO-8859-1 text, so that {@code "\u00ed"} is the byte 0xED. */
     private static HttpTestClient.Response post(String target, String latin1) {

@@ -12,7 +12,6 @@ import io.arbiter.policytype.Target;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +34,7 @@ class OpenApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServers.embedded(null);
+        server = TestServers.shared();
         client = new HttpTestClient(server.port());
         var response = client.get("/openapi.json");
         assertEquals(200, response.status());
@@ -43,10 +42,6 @@ class OpenApiTest {
         document = response.json();
     }
 
-    @AfterAll
-    static void stop() {
-        server.stop();
-    }
 
     @Test
     void isAnOpenApi31Document() {

@@ -1,7 +1,6 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,14 +23,10 @@ class RolloutEndpointTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServers.embedded("test-admin-token");
+        server = TestServers.shared();
         client = new HttpTestClient(server.port());
     }
 
-    @AfterAll
-    static void stop() {
-        server.stop();
-    }
 
     @Test
     void aProgressiveRolloutWithTheContractFields() {

@@ -1,7 +1,6 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,14 +19,10 @@ class SnapshotRevisionsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServers.embedded(null);
+        server = TestServers.shared();
         client = new HttpTestClient(server.port());
     }
 
-    @AfterAll
-    static void stop() {
-        server.stop();
-    }
 
     @Test
     void everyDecisionAndTheRecentIndexNameTheLiveRevisions() {
