@@ -14,10 +14,11 @@ import java.util.function.Supplier;
 final class RuleBaseCache {
 
     /**
-     * A few for each built-in policy type: the one serving, the one a reload or an impact tries, and those that tests
-     * running in one JVM keep coming back to.
+     * Two for each built-in policy type: the one serving and the one a reload or an impact tries. A rule base of the
+     * largest type keeps about 2 MiB of heap (bench/reload-memory.sh), so the cache keeps at most about 16 MiB that
+     * no snapshot uses.
      */
-    static final int CAPACITY = 16;
+    static final int CAPACITY = 8;
 
     private record Key(String name, String revision, List<String> phases) {
     }
