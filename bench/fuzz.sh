@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the hostile-input targets for longer than `mvn verify` does (15 s each there).
+# The timed fuzzing campaign over the hostile-input targets (`mvn test` and `mvn verify` only replay their seeds and
+# past findings).
 #   bash bench/fuzz.sh [duration] [target...]     e.g. bash bench/fuzz.sh 30m rollout
 # Targets: parseJson parseYaml implementation backend dependencies rollout validatePolicy (default: all, in turn).
 # A finding stops that target and is written to
