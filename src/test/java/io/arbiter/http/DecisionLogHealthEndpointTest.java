@@ -46,7 +46,7 @@ class DecisionLogHealthEndpointTest {
     static Path temp;
 
     @RegisterExtension
-    final LogCapture logs = LogCapture.of(FileDecisionLog.class);
+    final LogCapture logs = LogCapture.of(FileDecisionLog.class, Responses.class);
 
     private static Vertx vertx;
     private static final List<Audit> audits = new ArrayList<>();
@@ -114,6 +114,7 @@ class DecisionLogHealthEndpointTest {
         assertTrue(metrics.contains("arbiter_decision_log_writer_alive 1.0"), metrics);
         assertTrue(metrics.matches("(?s).*arbiter_decision_log_last_error_timestamp_seconds [1-9].*"), metrics);
         logs.await(Level.ERROR, "decision log: cannot write /dev/full: No space left on device");
+        logs.await(Level.WARN, "request POST /v1/decisions/implementation refused (503): the decision log is required");
     }
 
     @Test
