@@ -6,6 +6,7 @@ import io.arbiter.runtime.Decisions;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +49,16 @@ final class Responses {
 
     static void fail(RoutingContext ctx, Throwable failure) {
         ApiError error = toApiError(failure);
-        if (error.status() >= 500) {
+        if (failure instanceof HttpClosedException) {
+            // the client went away before it was answered (it closed the connection while sending its body): there
+            // is no one to answer, and nothing failed in the server
+            LOG.debug("request {} {}: the client closed the connection", ctx.request().method(), ctx.request().path());
+        } else if (error.status() == 503) {
+            // a refusal the service means, to be retried (a required decision log that cannot take the record, a
+            // decision past its deadline), not a fault in the server: one line per refused request, its reason the
+            // message; a decision log that cannot write logs that itself, at ERROR
+            LOG.warn("request {} {} refused (503): {}", ctx.request().method(), ctx.request().path(), error.getMessage());
+        } else if (error.status() >= 500) {
             LOG.error("request {} {} failed", ctx.request().method(), ctx.request().path(), failure);
         }
         json(ctx, error.status(), error.body());

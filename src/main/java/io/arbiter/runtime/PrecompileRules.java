@@ -3,6 +3,8 @@ package io.arbiter.runtime;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,9 +15,13 @@ import java.util.Set;
 
 /**
  * Build step ({@code process-classes}, before the tests): compiles each registered policy type's packaged rules and tables into a
- * kjar under {@code <classes>/precompiled/}, named by the content revision of the files it was built from.
+ * kjar under {@code <classes>/precompiled/}, named by the content revision of the files it was built from. Silent when
+ * it succeeds, so that {@code mvn -q} prints nothing ({@code ARBITER_LOG_LEVEL=DEBUG} names the kjars it writes); a
+ * failure is a stack trace and a failed build.
  */
 public final class PrecompileRules {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PrecompileRules.class);
 
     private PrecompileRules() {
     }
@@ -36,7 +42,7 @@ public final class PrecompileRules {
             // named by the content revision of its files: one that exists was built from exactly these files
             if (!Files.exists(kjar)) {
                 Files.write(kjar, RuleBaseBuilder.precompile(type.name(), files));
-                System.out.println("precompiled " + type.name() + " -> " + classes.relativize(kjar) + " (" + Files.size(kjar) + " bytes)");
+                LOG.debug("precompiled {} -> {} ({} bytes)", type.name(), classes.relativize(kjar), Files.size(kjar));
             }
         }
         // kjars of earlier files would never be used (their names carry another revision), but would be packaged

@@ -1,8 +1,12 @@
 package io.arbiter.analysis;
 
+import ch.qos.logback.classic.Level;
 import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.LogCapture;
+import io.arbiter.testing.RuleTestSupport;
 import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -18,6 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The decision-table checks: each fires at its row and column, and the project's own tables pass. */
 class TableLintTest {
+
+    @RegisterExtension
+    final LogCapture droolsLog = LogCapture.of(RuleTestSupport.DROOLS_COMPILE_LOG);
 
     private static final String PRECEDENCE = """
             RuleSet,io.arbiter.rules.implementation
@@ -148,6 +155,8 @@ class TableLintTest {
         assertEquals(table.toString(), compile.file());
         assertEquals(List.of(10, 3), List.of(compile.line(), compile.column()), compile.toString());
         assertTrue(compile.problem().contains("PATH_REVISON"), compile.problem());
+        // Drools logs the error too, at a line of the DRL the table generates
+        droolsLog.await(Level.ERROR, "PATH_REVISON");
         assertEquals(List.of(table.toString()), findings.stream().filter(Finding::isError).map(Finding::file).distinct().toList(),
                 "the other files compile: " + findings);
     }

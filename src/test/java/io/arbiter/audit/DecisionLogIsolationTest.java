@@ -1,10 +1,13 @@
 package io.arbiter.audit;
 
+import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.POJONode;
 import io.arbiter.document.Documents;
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -33,6 +36,9 @@ class DecisionLogIsolationTest {
 
     @TempDir
     Path temp;
+
+    @RegisterExtension
+    final LogCapture logs = LogCapture.of(FileDecisionLog.class);
 
     private static ObjectNode result(String id) {
         return Documents.jsonMapper().createObjectNode().put("decisionId", id).put("outcome", "SELECTED");
@@ -140,5 +146,6 @@ class DecisionLogIsolationTest {
         assertEquals(20, log.written());
         assertEquals(goodIds(20), loggedIds(file), "the records go on into the unrotated file");
         assertTrue(log.health().lastError().contains("cannot rotate"), log.health().lastError());
+        logs.await(Level.ERROR, "decision log: cannot rotate " + file);
     }
 }

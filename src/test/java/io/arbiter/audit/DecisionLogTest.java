@@ -1,11 +1,14 @@
 package io.arbiter.audit;
 
+import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -37,6 +40,9 @@ class DecisionLogTest {
 
     @TempDir
     Path temp;
+
+    @RegisterExtension
+    final LogCapture logs = LogCapture.of(FileDecisionLog.class);
 
     private static Decisions decisions(Audit audit) {
         return new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()), audit);
@@ -237,6 +243,7 @@ class DecisionLogTest {
         assertTrue(metrics.contains("arbiter_decision_log_failed 20.0"), metrics);
         assertTrue(metrics.contains("arbiter_decision_log_writable 0.0"), metrics);
         audit.close();
+        logs.await(Level.ERROR, "decision log: cannot write /dev/full: No space left on device");
     }
 
     @Test
@@ -258,6 +265,7 @@ class DecisionLogTest {
         assertTrue(!log.health().ready(), "a required log that cannot write makes the service unready");
         assertTrue(log.health().notReadyReason().contains("No space left"), log.health().notReadyReason());
         audit.close();
+        logs.await(Level.ERROR, "decision log: cannot write /dev/full: No space left on device");
     }
 
     /** Polls {@code condition} until it holds, failing after a generous deadline (the writer runs on its own thread). */

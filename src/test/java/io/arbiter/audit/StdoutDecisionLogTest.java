@@ -1,8 +1,11 @@
 package io.arbiter.audit;
 
+import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,6 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The stdout sink: one whole JSON line per record on a pipe, as a log collector reads it; a closed pipe fails records. */
 class StdoutDecisionLogTest {
+
+    @RegisterExtension
+    final LogCapture logs = LogCapture.of(StdoutDecisionLog.class);
 
     /** A record as Audit encodes it: its JSON line's bytes. */
     private static DecisionRecord record(String id) {
@@ -79,5 +85,6 @@ class StdoutDecisionLogTest {
         assertEquals(1, log.failed());
         assertFalse(log.health().ready(), log.health().toString());
         log.close();
+        logs.await(Level.ERROR, "decision log: cannot write to the pipe");
     }
 }

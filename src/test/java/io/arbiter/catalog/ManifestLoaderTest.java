@@ -1,11 +1,14 @@
 package io.arbiter.catalog;
 
+import ch.qos.logback.classic.Level;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Quantifier;
 import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
 import io.arbiter.testing.Fixtures;
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -17,6 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ManifestLoaderTest {
+
+    @RegisterExtension
+    final LogCapture logs = LogCapture.of(ManifestLoader.class);
 
     @TempDir
     Path temp;
@@ -70,6 +76,8 @@ class ManifestLoaderTest {
                 result.problems().toString());
         assertTrue(result.problems().stream().anyMatch(p -> p.file().endsWith("incomplete.yaml") && p.message().contains("metadata.name")),
                 result.problems().toString());
+        assertEquals(result.problems().stream().map(problem -> "manifest problem " + problem).toList(),
+                logs.messages(Level.WARN), "each problem is a warning in the server log");
     }
 
     @Test
@@ -92,6 +100,7 @@ class ManifestLoaderTest {
                 + "$schema \"http://example.com/my-dialect\" is not a JSON Schema dialect"), result.problems().toString());
         assertTrue(result.catalog().type(type).isPresent());
         assertTrue(result.catalog().schema(type).isEmpty());
+        assertEquals(java.util.List.of("manifest problem " + result.problems().get(0)), logs.messages(Level.WARN));
     }
 
     @Test

@@ -1,7 +1,11 @@
 package io.arbiter.cli;
 
+import ch.qos.logback.classic.Level;
+import io.arbiter.http.ArbiterServer;
 import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -15,6 +19,9 @@ class CliTest {
 
     @TempDir
     Path temp;
+
+    @RegisterExtension
+    final LogCapture serverLog = LogCapture.of(ArbiterServer.class);
 
     private static CliRun run(String... args) {
         return CliRun.run(args);
@@ -344,6 +351,7 @@ class CliTest {
         CliRun serve = run("serve", "--policy", absent, "--port", "0");
         assertEquals(2, serve.exit(), serve.err());
         assertTrue(serve.err().startsWith("arbiter serve: "), serve.err());
+        assertTrue(serverLog.await(Level.ERROR, "arbiter failed to start: ").contains(absent), serverLog.events().toString());
     }
 
     @Test

@@ -2,7 +2,9 @@ package io.arbiter.document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 
@@ -15,6 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * invalid document's problems are looked for in a bounded sample of it, and still located.
  */
 class JsonSchemasTest {
+
+    /** The validator logs the schemas it cannot compile (an ERROR for the pattern "("), which we say in our words. */
+    @RegisterExtension
+    final LogCapture validatorLog = LogCapture.of("com.networknt.schema");
 
     private static JsonNode json(String text) {
         try {

@@ -1,5 +1,6 @@
 package io.arbiter.engine;
 
+import ch.qos.logback.classic.Level;
 import io.arbiter.decision.implementation.ImplementationDecider;
 import io.arbiter.decision.implementation.ImplementationDecision;
 import io.arbiter.decision.implementation.ImplementationFacts.Outcome;
@@ -8,8 +9,10 @@ import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.model.Ref;
 import io.arbiter.testing.Fixtures;
+import io.arbiter.testing.LogCapture;
 import io.arbiter.testing.RuleTestSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -31,6 +34,9 @@ class RuleBaseBuilderTest {
 
     @TempDir
     Path temp;
+
+    @RegisterExtension
+    final LogCapture droolsLog = LogCapture.of(RuleTestSupport.DROOLS_COMPILE_LOG);
 
     @Test
     void tableNotNamedDrlCsvIsRefusedWithTheReason() throws IOException {
@@ -74,6 +80,10 @@ class RuleBaseBuilderTest {
                 () -> RuleBaseBuilder.build("broken", rules, temp.resolve("no-tables"), List.of()));
 
         assertTrue(e.getMessage().contains("broken.drl"), e.getMessage());
+        String error = "mismatched input 'end' in rule \"broken\"";
+        assertTrue(e.getMessage().contains(error), e.getMessage());
+        // Drools logs the same error, without the file's name
+        droolsLog.await(Level.ERROR, error);
     }
 
     private static final String TWO_PHASE_RULES = """

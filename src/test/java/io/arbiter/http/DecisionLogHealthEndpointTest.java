@@ -1,5 +1,6 @@
 package io.arbiter.http;
 
+import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.audit.Audit;
 import io.arbiter.audit.DecisionLog;
@@ -10,11 +11,13 @@ import io.arbiter.runtime.Decisions;
 import io.arbiter.decision.Settings;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;
+import io.arbiter.testing.LogCapture;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -41,6 +44,9 @@ class DecisionLogHealthEndpointTest {
 
     @TempDir
     static Path temp;
+
+    @RegisterExtension
+    final LogCapture logs = LogCapture.of(FileDecisionLog.class, Responses.class);
 
     private static Vertx vertx;
     private static final List<Audit> audits = new ArrayList<>();
@@ -107,6 +113,8 @@ class DecisionLogHealthEndpointTest {
         assertTrue(metrics.contains("arbiter_decision_log_writable 0.0"), metrics);
         assertTrue(metrics.contains("arbiter_decision_log_writer_alive 1.0"), metrics);
         assertTrue(metrics.matches("(?s).*arbiter_decision_log_last_error_timestamp_seconds [1-9].*"), metrics);
+        logs.await(Level.ERROR, "decision log: cannot write /dev/full: No space left on device");
+        logs.await(Level.WARN, "request POST /v1/decisions/implementation refused (503): the decision log is required");
     }
 
     @Test
@@ -127,6 +135,7 @@ class DecisionLogHealthEndpointTest {
         assertFalse(log.path("writable").asBoolean(), log.toString());
         assertTrue(log.path("lastError").asText().contains("No space left"), log.toString());
         assertEquals(3, client.get("/v1/status").json().path("decisionLog").path("failed").asLong());
+        logs.await(Level.ERROR, "decision log: cannot write /dev/full: No space left on device");
     }
 
     @Test

@@ -1,10 +1,15 @@
 package io.arbiter.http;
 
+import ch.qos.logback.classic.Level;
 import io.arbiter.decision.Settings;
+import io.arbiter.runtime.Reloader;
+import io.arbiter.testing.LogCapture;
+import io.arbiter.testing.RuleTestSupport;
 import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -29,6 +34,10 @@ class ReloadTest {
 
     @TempDir
     Path temp;
+
+    /** Each rejected reload is an ERROR (and Drools logs the broken rule's compile error). */
+    @RegisterExtension
+    final LogCapture reloadLog = LogCapture.of(Reloader.class.getName(), RuleTestSupport.DROOLS_COMPILE_LOG);
 
     private ArbiterServer server;
     private HttpTestClient client;
@@ -126,6 +135,8 @@ class ReloadTest {
         assertTrue(metrics.matches("(?s).*arbiter_policy_reloads_total\\{result=\"failure\"} [4-9].*"), metrics);
         var status = client.get("/v1/status").json();
         assertTrue(status.path("rejectedReloads").asInt() >= 4, status.toString());
+        reloadLog.await(Level.ERROR, "reload rejected, the previous snapshot keeps serving: decision table "
+                + "implementation/rule-key-precedence.drl.csv");
         assertNotEquals(first, second);
     }
 }

@@ -1,14 +1,17 @@
 package io.arbiter.runtime;
 
+import ch.qos.logback.classic.Level;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.Reloader;
 import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -16,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,6 +44,9 @@ class ReloaderTest {
 
     @TempDir
     Path temp;
+
+    @RegisterExtension
+    final LogCapture logs = LogCapture.of(Reloader.class);
 
     private final AtomicLong clock = new AtomicLong();
     private Path policy;
@@ -120,6 +127,10 @@ class ReloaderTest {
         assertEquals(1, decisions.reloadState().rejected(), "the same content is not loaded again");
         assertTrue(decisions.reloadState().lastReloadError().contains(policy.toString()), decisions.reloadState().lastReloadError());
         assertTrue(livePolicy().contains("implementationConstraints"), "the previous policy keeps serving");
+        List<String> errors = logs.messages(Level.ERROR);
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).startsWith("reload rejected, the previous snapshot keeps serving: policy " + policy),
+                errors.get(0));
     }
 
     @Test
@@ -131,6 +142,7 @@ class ReloaderTest {
         String error = decisions.reloadState().lastReloadError();
         assertTrue(error != null && error.contains(policy.toString()), error);
         assertFalse(error.contains("Cannot invoke") || error.contains("Exception") || error.contains("because \""), error);
+        assertEquals(List.of("reload rejected, the previous snapshot keeps serving: " + error), logs.messages(Level.ERROR));
     }
 
     @Test

@@ -25,6 +25,11 @@ public final class RuleTestSupport {
 
     public static final Path RULES = Path.of("rules");
     public static final Path TABLES = Path.of("decision-tables");
+    /**
+     * Where Drools' compiler logs the errors of a rule base that does not compile (at ERROR), besides returning them
+     * in its results, which {@link RuleBaseBuilder} reports with each file's name: for {@link LogCapture}.
+     */
+    public static final String DROOLS_COMPILE_LOG = "org.drools.compiler.kie.builder.impl.KieProject";
 
     private RuleTestSupport() {
     }
