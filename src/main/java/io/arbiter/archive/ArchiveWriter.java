@@ -26,6 +26,7 @@ public final class ArchiveWriter implements AutoCloseable {
     private final ThreadPoolExecutor executor;
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private volatile Runnable settled = () -> { };
 
     public ArchiveWriter(SnapshotArchive archive) {
         this.archive = archive;
@@ -44,7 +45,16 @@ public final class ArchiveWriter implements AutoCloseable {
         } catch (RejectedExecutionException e) {
             failed.incrementAndGet();
             LOG.warn("snapshot {} was not archived: {} snapshots are already waiting to be written", snapshot.revision(), QUEUED);
+            settled.run();
         }
+    }
+
+    /**
+     * Runs {@code listener} after each snapshot is archived or fails to be, once {@link #written} or {@link #failed}
+     * counts it, on the thread that counted it.
+     */
+    public void onSettled(Runnable listener) {
+        this.settled = listener;
     }
 
     private void write(Snapshot snapshot, Instant wentLive) {
@@ -57,6 +67,7 @@ public final class ArchiveWriter implements AutoCloseable {
             failed.incrementAndGet();
             LOG.warn("snapshot {} could not be archived in {}: {}", snapshot.revision(), archive.dir(), e.toString());
         }
+        settled.run();
     }
 
     /** Snapshots archived so far. */

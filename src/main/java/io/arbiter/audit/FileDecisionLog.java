@@ -40,7 +40,13 @@ public final class FileDecisionLog extends LineDecisionLog {
      * @param bufferBytes estimated heap the queued records may keep; one record is queued whatever its size
      */
     public FileDecisionLog(Path file, long maxBytes, int keepFiles, int capacity, long bufferBytes, Mode mode) {
-        super(capacity, bufferBytes, mode);
+        this(file, maxBytes, keepFiles, capacity, bufferBytes, mode, RequiredWaits.DEFAULT);
+    }
+
+    /** @param waits how long a decision waits on the log in REQUIRED mode */
+    public FileDecisionLog(Path file, long maxBytes, int keepFiles, int capacity, long bufferBytes, Mode mode,
+                           RequiredWaits waits) {
+        super(capacity, bufferBytes, mode, waits);
         this.file = file.toAbsolutePath();
         this.maxBytes = maxBytes;
         this.keepFiles = keepFiles;

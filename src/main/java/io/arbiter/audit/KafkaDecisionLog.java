@@ -30,7 +30,12 @@ public final class KafkaDecisionLog extends QueuedDecisionLog {
     private final Producer<String, byte[]> producer;
 
     public KafkaDecisionLog(KafkaSinkSettings settings, int capacity, long bufferBytes, Mode mode) {
-        super(capacity, bufferBytes, mode);
+        this(settings, capacity, bufferBytes, mode, RequiredWaits.DEFAULT);
+    }
+
+    /** @param waits how long a decision waits on the log in REQUIRED mode */
+    public KafkaDecisionLog(KafkaSinkSettings settings, int capacity, long bufferBytes, Mode mode, RequiredWaits waits) {
+        super(capacity, bufferBytes, mode, waits);
         this.settings = settings;
         this.producer = new KafkaProducer<>(settings.client(), new StringSerializer(), new ByteArraySerializer());
         start();

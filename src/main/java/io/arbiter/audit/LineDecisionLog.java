@@ -46,6 +46,10 @@ abstract class LineDecisionLog extends QueuedDecisionLog {
         super(capacity, bufferBytes, mode);
     }
 
+    LineDecisionLog(int capacity, long bufferBytes, Mode mode, RequiredWaits waits) {
+        super(capacity, bufferBytes, mode, waits);
+    }
+
     /** Writes every byte of a chunk of whole lines, or throws (a subclass cleans up what a failed write left). */
     protected abstract void writeChunk(ByteBuffer lines) throws IOException;
 

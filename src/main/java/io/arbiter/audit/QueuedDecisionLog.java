@@ -26,13 +26,28 @@ import java.util.concurrent.locks.LockSupport;
  */
 public abstract class QueuedDecisionLog implements DecisionLog {
 
-    /** REQUIRED mode: how long a decision waits for room in the buffer. */
-    private static final long REQUIRED_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /**
-     * REQUIRED mode: how long a decision waits for its record to be written before it is refused. Far above a
-     * batch's write (milliseconds; about 100 ms for the largest dependency record), far below a client's timeout.
+     * REQUIRED mode: how long a decision waits on the log before it is refused.
+     *
+     * @param forRoom  for room in the buffer
+     * @param forWrite for its record to be written
      */
-    private static final long REQUIRED_WRITE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
+    public record RequiredWaits(Duration forRoom, Duration forWrite) {
+
+        /**
+         * 200 ms for room; 2 s for the write: far above a batch's write (milliseconds; about 100 ms for the largest
+         * dependency record), far below a client's timeout.
+         */
+        public static final RequiredWaits DEFAULT = new RequiredWaits(Duration.ofMillis(200), Duration.ofSeconds(2));
+
+        public RequiredWaits {
+            if (forRoom.isNegative() || forWrite.isNegative() || forWrite.isZero()) {
+                throw new IllegalArgumentException("the decision log's waits cannot be negative, nor the write's zero: "
+                        + forRoom + ", " + forWrite);
+            }
+        }
+    }
+
     /**
      * After a failed write the log counts as unwritable (REQUIRED mode: not ready) until a write succeeds or this
      * long has passed: long enough for a readiness probe to take the instance out of service, short enough that
@@ -56,6 +71,9 @@ public abstract class QueuedDecisionLog implements DecisionLog {
     protected final Logger log = LoggerFactory.getLogger(getClass());
     private final Mode mode;
     private final long bufferBytes;
+    private final long roomWaitNanos;
+    private final long writeWaitNanos;
+    private final String writeWaitText;
     private final BlockingQueue<Entry> queue;
     /** The estimated heap of the queued records, reserved before a record is queued and released once written. */
     private final AtomicLong queuedBytes = new AtomicLong();
@@ -68,6 +86,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
     private volatile LastError lastError;
     private volatile long unwritableSince;
     private volatile boolean unwritable;
+    private volatile Runnable counted = () -> { };
 
     // The writer thread's own.
     private String lastIoReport;
@@ -124,6 +143,10 @@ public abstract class QueuedDecisionLog implements DecisionLog {
      * @param bufferBytes estimated heap the queued records may keep; one record is queued whatever its size
      */
     protected QueuedDecisionLog(int capacity, long bufferBytes, Mode mode) {
+        this(capacity, bufferBytes, mode, RequiredWaits.DEFAULT);
+    }
+
+    protected QueuedDecisionLog(int capacity, long bufferBytes, Mode mode, RequiredWaits waits) {
         if (capacity < 1 || bufferBytes < 1) {
             throw new IllegalArgumentException("the decision log's buffer needs room for one record: capacity "
                     + capacity + ", bytes " + bufferBytes);
@@ -131,6 +154,18 @@ public abstract class QueuedDecisionLog implements DecisionLog {
         this.bufferBytes = bufferBytes;
         this.mode = mode;
         this.queue = new ArrayBlockingQueue<>(capacity);
+        this.roomWaitNanos = waits.forRoom().toNanos();
+        this.writeWaitNanos = waits.forWrite().toNanos();
+        long millis = waits.forWrite().toMillis();
+        this.writeWaitText = millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+    }
+
+    /**
+     * Runs {@code listener} after each change of the written, failed or dropped count, once {@link #health()} shows
+     * it, on the thread that made it (the writer, or a deciding thread): it must be quick.
+     */
+    public final void onCounted(Runnable listener) {
+        this.counted = listener;
     }
 
     /** Starts the writer: the subclass calls it once its sink is open, at the end of its constructor. */
@@ -163,16 +198,16 @@ public abstract class QueuedDecisionLog implements DecisionLog {
             if (closed || writerStopped) {
                 throw new DecisionLogUnavailableException("the decision log is required and its writer has stopped");
             }
-            long deadline = System.nanoTime() + REQUIRED_WAIT_NANOS;
+            long deadline = System.nanoTime() + roomWaitNanos;
             if (!reserve(retainedBytes, true, deadline)) {
-                dropped.incrementAndGet();
+                drop();
                 throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
             }
             Entry entry = new Entry(record, retainedBytes, new CompletableFuture<>());
             try {
                 if (!queue.offer(entry, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     queuedBytes.addAndGet(-retainedBytes);
-                    dropped.incrementAndGet();
+                    drop();
                     throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
                 }
             } catch (InterruptedException e) {
@@ -184,23 +219,28 @@ public abstract class QueuedDecisionLog implements DecisionLog {
             return () -> awaitWritten(entry);
         }
         if (closed || writerStopped || !reserve(retainedBytes, false, 0)) {
-            dropped.incrementAndGet();
+            drop();
         } else if (!queue.offer(new Entry(record, retainedBytes, null))) {
             queuedBytes.addAndGet(-retainedBytes);
-            dropped.incrementAndGet();
+            drop();
         }
         return NOT_AWAITED;
+    }
+
+    private void drop() {
+        dropped.incrementAndGet();
+        counted.run();
     }
 
     /** REQUIRED mode: returns once the record is written; throws when it failed or was not written in time. */
     private void awaitWritten(Entry entry) {
         try {
-            entry.outcome.get(REQUIRED_WRITE_WAIT_NANOS, TimeUnit.NANOSECONDS);
+            entry.outcome.get(writeWaitNanos, TimeUnit.NANOSECONDS);
             return;
         } catch (ExecutionException e) {
             throw new DecisionLogUnavailableException(e.getCause().getMessage());
         } catch (TimeoutException e) {
-            giveUp(entry, "was not written within " + TimeUnit.NANOSECONDS.toSeconds(REQUIRED_WRITE_WAIT_NANOS) + " s");
+            giveUp(entry, "was not written within " + writeWaitText);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             giveUp(entry, "was not written: interrupted while waiting");
@@ -221,6 +261,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
             markUnwritable("the record of decision " + entry.decisionId() + " " + what);
             log.warn("decision log {}: the record of decision {} {}; the decision is refused", describe(),
                     entry.decisionId(), what);
+            counted.run();
         }
     }
 
@@ -331,6 +372,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
             log.warn("decision log {}: decision {} was refused for waiting too long, and its record was then written",
                     describe(), entry.decisionId());
         }
+        counted.run();
     }
 
     /**
@@ -352,6 +394,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
                 "the decision log is required and " + reason))) {
             failed.decrementAndGet();
         }
+        counted.run();
     }
 
     /** A sink trouble that fails no record (a failed rotation, say): shown in health until a write succeeds. */

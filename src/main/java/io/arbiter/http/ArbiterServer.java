@@ -215,6 +215,17 @@ public final class ArbiterServer {
         return decisions;
     }
 
+    /**
+     * Runs {@code listener} after each snapshot the snapshot archive writes or fails to write, from now on (see
+     * {@link ArchiveWriter#onSettled}).
+     */
+    public void onSnapshotArchived(Runnable listener) {
+        if (archive == null) {
+            throw new IllegalStateException("this server archives no snapshots");
+        }
+        archive.onSettled(listener);
+    }
+
     /** The event-loop contexts the servers run on, one per server (for tests and diagnostics). */
     public List<Context> eventLoops() {
         return eventLoops;

@@ -12,10 +12,17 @@ final class InFlightBytes {
     private final long bound;
     private final long uncounted;
     private final AtomicLong taken = new AtomicLong();
+    private final Runnable changed;
 
     InFlightBytes(long bound, long uncounted) {
+        this(bound, uncounted, () -> { });
+    }
+
+    /** @param changed run after each change of the bytes taken, on the thread that made it (a test waits for it) */
+    InFlightBytes(long bound, long uncounted, Runnable changed) {
         this.bound = bound;
         this.uncounted = uncounted;
+        this.changed = changed;
     }
 
     long bound() {
@@ -33,6 +40,7 @@ final class InFlightBytes {
                 return false;
             }
             if (taken.compareAndSet(now, now + bytes)) {
+                changed.run();
                 return true;
             }
         }
@@ -42,6 +50,7 @@ final class InFlightBytes {
     void give(long bytes) {
         if (bytes > uncounted) {
             taken.addAndGet(-bytes);
+            changed.run();
         }
     }
 

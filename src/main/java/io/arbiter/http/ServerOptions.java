@@ -70,6 +70,12 @@ public record ServerOptions(String host, int port, Settings settings, String adm
                 decisionDeadline, snapshotArchive);
     }
 
+    /** The same options with another settle period for watched changes. */
+    public ServerOptions withWatchSettle(Duration settle) {
+        return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, settle, idleTimeout,
+                readTimeout, decisionDeadline, snapshotArchive);
+    }
+
     /** The same options with another decision deadline. */
     public ServerOptions withDecisionDeadline(Duration deadline) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,

@@ -94,6 +94,7 @@ public final class Decisions {
         ReloadState previous = reloadState;
         reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
         audit.metrics().policyReload(true);
+        reloaded.accept(reloadState);
     }
 
     private volatile java.util.function.Consumer<Snapshot> wentLive = snapshot -> { };
@@ -112,6 +113,17 @@ public final class Decisions {
         String message = reloadError(failure);
         reloadState = new ReloadState(message, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
         audit.metrics().policyReload(false);
+        reloaded.accept(reloadState);
+    }
+
+    private volatile java.util.function.Consumer<ReloadState> reloaded = state -> { };
+
+    /**
+     * Tells {@code listener} the reload state after every reload from now on, applied or rejected, once it shows on
+     * {@link #reloadState()} and the live snapshot, on the reloading thread.
+     */
+    public void onReload(java.util.function.Consumer<ReloadState> listener) {
+        this.reloaded = listener;
     }
 
     /** Why a reload failed, in words of our own: a library's or the JDK's exception text is not shown. */

@@ -7,6 +7,7 @@ import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;
 import io.arbiter.testing.LogCapture;
+import io.arbiter.testing.Signal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -224,15 +226,17 @@ class DecisionLogTest {
         Path full = Path.of("/dev/full");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "/dev/full is not available");
         FileDecisionLog log = new FileDecisionLog(full, 1L << 30, 1, 100, DecisionLog.Mode.BEST_EFFORT);
+        Signal counted = new Signal();
+        log.onCounted(counted);
         Audit audit = new Audit(log, new RecentDecisions(10), new Metrics(), false);
         Decisions decisions = decisions(audit);
 
         decisions.decide("implementation", REQUEST, "application/json");
-        awaitUntil(() -> log.failed() == 1, () -> "the first record fails: " + log.health());
+        counted.await(() -> log.failed() == 1, WRITER, () -> "the first record fails: " + log.health());
         for (int i = 0; i < 19; i++) {
             decisions.decide("implementation", REQUEST, "application/json");
         }
-        awaitUntil(() -> log.failed() == 20, () -> "every later record is tried, not dropped: " + log.health());
+        counted.await(() -> log.failed() == 20, WRITER, () -> "every later record is tried, not dropped: " + log.health());
 
         assertEquals(0, log.dropped());
         DecisionLog.Health health = log.health();
@@ -268,17 +272,15 @@ class DecisionLogTest {
         logs.await(Level.ERROR, "decision log: cannot write /dev/full: No space left on device");
     }
 
-    /** Polls {@code condition} until it holds, failing after a generous deadline (the writer runs on its own thread). */
-    static void awaitUntil(java.util.function.BooleanSupplier condition, java.util.function.Supplier<String> message)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out: " + message.get());
-            }
-            Thread.sleep(5);
-        }
-    }
+    /** How long a test waits for the writer thread to count a record: generous, it is never waited out when all is well. */
+    private static final Duration WRITER = Duration.ofSeconds(10);
+
+    /**
+     * The waits of a {@link StalledLog}, whose writer never frees room nor writes a record in time: each is waited out
+     * by the decision that is refused, so they are short (the defaults are 200 ms and 2 s).
+     */
+    private static final QueuedDecisionLog.RequiredWaits STALLED_WAITS =
+            new QueuedDecisionLog.RequiredWaits(Duration.ofMillis(20), Duration.ofMillis(100));
 
     /** A record whose line is {@code lineBytes} long (at least about 30). */
     static DecisionRecord sized(String id, int lineBytes) {
@@ -302,7 +304,7 @@ class DecisionLogTest {
                     "mkfifo is not available");
             ExecutorService reader = Executors.newSingleThreadExecutor();
             Future<java.io.InputStream> opened = reader.submit(() -> Files.newInputStream(fifo));
-            FileDecisionLog log = new FileDecisionLog(fifo, 1L << 40, 1, 100, STUCK + bufferBytes, mode);
+            FileDecisionLog log = new FileDecisionLog(fifo, 1L << 40, 1, 100, STUCK + bufferBytes, mode, STALLED_WAITS);
             java.io.InputStream in = opened.get();
             log.append(sized("stuck", STUCK));
             // Once the record's first byte is in the pipe the writer has taken it from the queue and is stuck writing
@@ -348,7 +350,7 @@ class DecisionLogTest {
         DecisionLog.Receipt late = stalled.log().append(sized("late", 100));
         DecisionLogUnavailableException e = assertThrows(DecisionLogUnavailableException.class, late::awaitWritten);
 
-        assertTrue(e.getMessage().contains("not written within"), e.getMessage());
+        assertTrue(e.getMessage().contains("not written within 100 ms"), e.getMessage());
         DecisionLog.Health health = stalled.log().health();
         assertEquals(1, health.failed());
         assertTrue(!health.writable() && !health.ready(), "a stalled required log is not ready: " + health);

@@ -2,6 +2,7 @@ package io.arbiter.engine;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -57,17 +58,21 @@ class DecisionDeadlineTest {
     @Test
     void aCancelledHaltLetsGoOfWhatItWouldHaveHaltedThoughItStaysQueued() throws InterruptedException {
         Object session = new byte[1 << 20];
-        WeakReference<Object> held = new WeakReference<>(session);
+        ReferenceQueue<Object> collected = new ReferenceQueue<>();
+        WeakReference<Object> held = new WeakReference<>(session, collected);
         Runnable halt = session::hashCode;
         DecisionDeadline.Halt queued = DecisionDeadline.after(Duration.ofHours(1)).atDeadline(halt);
         session = null;
         halt = null;
 
         assertTrue(queued.cancel());
+        // A collection clears the reference and then queues it: wait for that, asking for another collection now and
+        // then, since one request may not reach the session.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (held.get() != null && System.nanoTime() < deadline) {
+        boolean cleared = false;
+        while (!cleared && System.nanoTime() < deadline) {
             System.gc();
-            Thread.sleep(10);
+            cleared = collected.remove(100) != null;
         }
         assertTrue(held.get() == null, "the session is collectable while its cancelled halt waits for the deadline");
     }

@@ -12,6 +12,7 @@ import io.arbiter.decision.Settings;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;
 import io.arbiter.testing.LogCapture;
+import io.arbiter.testing.Signal;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import org.junit.jupiter.api.AfterAll;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -73,16 +75,10 @@ class DecisionLogHealthEndpointTest {
         return new HttpTestClient(server.actualPort());
     }
 
-    private static HttpTestClient.Response awaitGet(HttpTestClient client, String path,
+    /** {@code path}'s answer once it meets {@code condition}, asked again each time the log counts a record. */
+    private static HttpTestClient.Response awaitGet(HttpTestClient client, String path, Signal counted,
                                                     Predicate<HttpTestClient.Response> condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        HttpTestClient.Response last = client.get(path);
-        while (!condition.test(last) && System.nanoTime() - deadline < 0) {
-            Thread.sleep(20);
-            last = client.get(path);
-        }
-        assertTrue(condition.test(last), "timed out; " + path + " says " + last.body());
-        return last;
+        return counted.await(() -> client.get(path), condition, Duration.ofSeconds(10), last -> path + " says " + last.body());
     }
 
     @Test
@@ -120,13 +116,16 @@ class DecisionLogHealthEndpointTest {
     @Test
     void aBestEffortLogThatCannotWriteStaysReadyAndShowsIt() throws Exception {
         assumeTrue(Files.isWritable(FULL), "/dev/full is not available");
-        HttpTestClient client = serve(new FileDecisionLog(FULL, 1L << 30, 1, 100, DecisionLog.Mode.BEST_EFFORT));
+        FileDecisionLog full = new FileDecisionLog(FULL, 1L << 30, 1, 100, DecisionLog.Mode.BEST_EFFORT);
+        Signal counted = new Signal();
+        full.onCounted(counted);
+        HttpTestClient client = serve(full);
 
         for (int i = 0; i < 3; i++) {
             assertEquals(200, client.postJson("/v1/decisions/implementation", REQUEST).status());
         }
 
-        HttpTestClient.Response ready = awaitGet(client, "/readyz",
+        HttpTestClient.Response ready = awaitGet(client, "/readyz", counted,
                 r -> r.json().path("decisionLog").path("failed").asLong() == 3);
         assertEquals(200, ready.status());
         assertEquals("READY", ready.json().path("status").asText());

@@ -7,6 +7,7 @@ import io.arbiter.audit.DecisionRecord;
 import io.arbiter.audit.KafkaDecisionLog;
 import io.arbiter.audit.KafkaSinkSettings;
 import io.arbiter.audit.Metrics;
+import io.arbiter.audit.QueuedDecisionLog;
 import io.arbiter.audit.RecentDecisions;
 import io.arbiter.cli.ArbiterCli;
 import io.arbiter.runtime.Decisions;
@@ -15,6 +16,7 @@ import io.arbiter.document.Documents;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.testing.Fixtures;
 import io.arbiter.testing.KafkaBroker;
+import io.arbiter.testing.Signal;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +29,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,8 +46,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -59,6 +62,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KafkaDecisionLogIT {
 
     private static final String REQUEST = "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}";
+    /**
+     * The producer of a test that stops the broker: once the broker is back it connects again within 100 ms, rather
+     * than after a backoff grown to a second while the broker was away.
+     */
+    private static final String RECONNECT_SOON = "reconnect.backoff.max.ms=100";
+    /**
+     * REQUIRED mode's waits in the fault test: a decision whose record cannot be written is refused after 500 ms
+     * rather than 2 s (each refusal while the broker is down waits it out).
+     */
+    private static final QueuedDecisionLog.RequiredWaits REFUSE_SOON =
+            new QueuedDecisionLog.RequiredWaits(QueuedDecisionLog.RequiredWaits.DEFAULT.forRoom(), Duration.ofMillis(500));
 
     private static Path folder;
     private static KafkaBroker broker;
@@ -125,13 +139,10 @@ class KafkaDecisionLogIT {
         return ids;
     }
 
-    static void awaitUntil(BooleanSupplier condition, int seconds, Supplier<String> state) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after " + seconds + " s: " + state.get());
-            }
-            Thread.sleep(20);
+    /** Returns once the wall clock, which stamps the records the producer sends, is past {@code instant}. */
+    private static void awaitClockPast(Instant instant) {
+        while (!Instant.now().isAfter(instant)) {
+            LockSupport.parkUntil(instant.toEpochMilli() + 1);
         }
     }
 
@@ -200,6 +211,8 @@ class KafkaDecisionLogIT {
         final Set<String> answered = ConcurrentHashMap.newKeySet();
         final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
         final AtomicLong answeredAfterRestart = new AtomicLong();
+        /** Fired after each answer is counted. */
+        final Signal answers = new Signal();
         volatile boolean restarted;
         private final AtomicBoolean stop = new AtomicBoolean();
         private final ExecutorService pool;
@@ -218,6 +231,7 @@ class KafkaDecisionLogIT {
                                 answeredAfterRestart.incrementAndGet();
                             }
                         }
+                        answers.run();
                     }
                     return null;
                 }));
@@ -247,22 +261,26 @@ class KafkaDecisionLogIT {
     void requiredModeAnswersNo200WithoutAnAcknowledgedRecordWhileTheBrokerIsKilledAndRestarted() throws Exception {
         String topic = "required-fault";
         broker.createTopic(topic, 2);
-        KafkaDecisionLog log = new KafkaDecisionLog(settings(topic), 8_192, 64L << 20, DecisionLog.Mode.REQUIRED);
+        KafkaDecisionLog log = new KafkaDecisionLog(settings(topic, RECONNECT_SOON), 8_192, 64L << 20,
+                DecisionLog.Mode.REQUIRED, REFUSE_SOON);
+        Signal counted = new Signal();
+        log.onCounted(counted);
         HttpTestClient client = serve(log);
         Load load = new Load(client, 4);
         try (load) {
-            awaitUntil(() -> load.answered.size() >= 200, 60, load::toString);
+            load.answers.await(() -> load.answered.size() >= 200, Duration.ofSeconds(60), load::toString);
             broker.kill();
-            awaitUntil(() -> load.count(503) >= 5, 60, load::toString);
+            load.answers.await(() -> load.count(503) >= 5, Duration.ofSeconds(60), load::toString);
             HttpTestClient.Response ready = client.get("/readyz");
             assertEquals(503, ready.status(), "a required log that cannot write takes the instance out: " + ready.body());
             assertTrue(client.get("/metrics").body().contains("arbiter_decision_log_writable 0.0"));
 
             broker.restart();
             load.restarted = true;
-            awaitUntil(() -> load.answeredAfterRestart.get() >= 200, 90, load::toString);
+            load.answers.await(() -> load.answeredAfterRestart.get() >= 200, Duration.ofSeconds(90), load::toString);
         }
-        awaitUntil(() -> client.get("/readyz").status() == 200, 30, () -> client.get("/readyz").body());
+        // ready again once a write succeeds after the last refusal
+        counted.await(() -> client.get("/readyz").status() == 200, Duration.ofSeconds(30), () -> client.get("/readyz").body());
         List<String> inTopic = idsIn(topic);
         Set<String> lost = new HashSet<>(load.answered);
         lost.removeAll(inTopic);
@@ -285,35 +303,47 @@ class KafkaDecisionLogIT {
         String topic = "best-effort-fault";
         broker.createTopic(topic, 2);
         // A small buffer, so that it fills while the broker is down.
-        KafkaDecisionLog log = new KafkaDecisionLog(settings(topic), 200, 64L << 20, DecisionLog.Mode.BEST_EFFORT);
+        KafkaDecisionLog log = new KafkaDecisionLog(settings(topic, RECONNECT_SOON), CAPACITY, 64L << 20,
+                DecisionLog.Mode.BEST_EFFORT);
+        Signal counted = new Signal();
+        log.onCounted(counted);
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean brokerDown = new AtomicBoolean();
         AtomicLong appended = new AtomicLong();
-        AtomicBoolean restarted = new AtomicBoolean();
         AtomicLong writtenBeforeRestart = new AtomicLong();
+        // Paced by the log rather than by a clock: while the broker runs, a record waits until fewer than half the
+        // buffer are on their way, so none is dropped; while it is down, records go on until the log has dropped
+        // enough of them, then wait for the restart.
+        BooleanSupplier mayAppend = () -> stop.get() || (brokerDown.get()
+                ? log.dropped() < DROPPED_WHILE_DOWN
+                : appended.get() - log.written() - log.failed() - log.dropped() < CAPACITY / 2);
         Thread producer = new Thread(() -> {
-            while (!stop.get()) {
-                log.append(record("b-" + appended.incrementAndGet()));
-                if (appended.get() % 5 == 0) {
-                    try {
-                        Thread.sleep(1); // a steady rate rather than a spin: the broker shares two cores
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+            try {
+                while (!stop.get()) {
+                    log.append(record("b-" + appended.incrementAndGet()));
+                    counted.await(mayAppend, Duration.ofMinutes(5), () -> "the producer waited: " + log.health());
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         });
         producer.start();
         try {
-            awaitUntil(() -> log.written() >= 2_000, 60, () -> log.health().toString());
+            counted.await(() -> log.written() >= 2_000, Duration.ofSeconds(60), () -> log.health().toString());
             broker.kill();
-            awaitUntil(() -> log.dropped() >= 1_000, 60, () -> log.health().toString());
+            brokerDown.set(true);
+            counted.run();
+            counted.await(() -> log.dropped() >= DROPPED_WHILE_DOWN, Duration.ofSeconds(60), () -> log.health().toString());
             assertTrue(log.health().ready(), "a best-effort log leaves the service ready: " + log.health());
             writtenBeforeRestart.set(log.written());
             broker.restart();
-            restarted.set(true);
-            awaitUntil(() -> log.written() >= writtenBeforeRestart.get() + 2_000, 90, () -> log.health().toString());
+            brokerDown.set(false);
+            counted.run();
+            counted.await(() -> log.written() >= writtenBeforeRestart.get() + 2_000, Duration.ofSeconds(90),
+                    () -> log.health().toString());
         } finally {
             stop.set(true);
+            counted.run();
             producer.join(30_000);
         }
         log.close();
@@ -328,8 +358,13 @@ class KafkaDecisionLogIT {
         assertEquals(new HashSet<>(inTopic).size(), inTopic.size(), "no record twice (idempotent producer)");
         assertEquals(log.written(), inTopic.size(), "what the log counts as written is in the topic");
         assertEquals(lost, log.dropped() + log.failed(), "every record not in the topic is counted");
-        assertTrue(log.dropped() >= 1_000);
+        assertTrue(log.dropped() >= DROPPED_WHILE_DOWN);
     }
+
+    /** The queue of the best-effort test's log, in records. */
+    private static final int CAPACITY = 200;
+    /** What the best-effort test's log drops while the broker is down, at least. */
+    private static final int DROPPED_WHILE_DOWN = 1_000;
 
     private record Run(int exit, String out, String err) {
     }
@@ -356,7 +391,7 @@ class KafkaDecisionLogIT {
             log.append(record(id)).awaitWritten();
         }
         Instant between = Instant.now();
-        awaitUntil(() -> Instant.now().isAfter(between.plusMillis(5)), 5, () -> "the clock");
+        awaitClockPast(between.plusMillis(5));
         for (String id : ids.subList(3, 5)) {
             log.append(record(id)).awaitWritten();
         }

@@ -2,6 +2,7 @@ package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.policy.PolicyParser;
+import io.arbiter.testing.Signal;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,6 +64,8 @@ class PolicySwapUnderLoadTest {
         AtomicBoolean swapping = new AtomicBoolean(true);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         Set<String> seen = ConcurrentHashMap.newKeySet();
+        Map<String, AtomicLong> answeredUnder = Map.of(revision(DENY), new AtomicLong(), revision(ALLOW), new AtomicLong());
+        Signal answered = new Signal();
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Future<?>> deciders = new ArrayList<>();
@@ -84,19 +88,33 @@ class PolicySwapUnderLoadTest {
                         failures.add("revision " + revision + " answered " + decision.path("outcome").asText()
                                 + ", expected " + want);
                     }
+                    if (answeredUnder.containsKey(revision)) {
+                        answeredUnder.get(revision).incrementAndGet();
+                    }
+                    answered.run();
                 }
                 return null;
             }));
         }
-        for (int i = 0; i < 50 && System.nanoTime() < deadline; i++) {
-            var put = admin.send("PUT", "/v1/policy", "application/yaml", (i % 2 == 0 ? DENY : ALLOW).getBytes(),
-                    "Authorization", "Bearer " + TOKEN);
-            if (put.status() != 200) {
-                failures.add("PUT " + put.status() + " " + put.body());
+        try {
+            for (int i = 0; i < 50 && System.nanoTime() < deadline; i++) {
+                String policy = i % 2 == 0 ? DENY : ALLOW;
+                var put = admin.send("PUT", "/v1/policy", "application/yaml", policy.getBytes(),
+                        "Authorization", "Bearer " + TOKEN);
+                if (put.status() != 200) {
+                    failures.add("PUT " + put.status() + " " + put.body());
+                    continue;
+                }
+                // the next swap waits for a decision answered under this policy, so that decisions run under both
+                AtomicLong under = answeredUnder.get(revision(policy));
+                long before = under.get();
+                answered.await(() -> under.get() > before, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
+                        () -> "no decision answered under policy " + revision(policy) + "; " + failures.size()
+                                + " failures, e.g. " + failures.peek());
             }
-            Thread.sleep(10); // paces the swaps so that decisions run under both policies
+        } finally {
+            swapping.set(false);
         }
-        swapping.set(false);
         try {
             for (Future<?> decider : deciders) {
                 decider.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -11,6 +11,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /** A plain socket to the server, for what an HTTP client library would not send: bad request lines, stalled bodies. */
 final class RawConnection implements AutoCloseable {
@@ -21,7 +22,6 @@ final class RawConnection implements AutoCloseable {
 
     RawConnection(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(100);
     }
 
     RawConnection send(String text) throws IOException {
@@ -37,6 +37,9 @@ final class RawConnection implements AutoCloseable {
         byte[] buffer = new byte[4096];
         do {
             try {
+                // a read returns as soon as bytes or the close arrive; its timeout is what is left of the deadline
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, left)));
                 int read = in.read(buffer);
                 if (read < 0) {
                     closedByServer = true;

@@ -19,7 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RequestHeadTimeoutTest {
 
     private static final Duration IDLE = Duration.ofMinutes(10);
-    private static final Duration READ = Duration.ofSeconds(1);
+    /** Waited out by each test: short, yet long against a head sent in one write on the loopback. */
+    private static final Duration READ = Duration.ofMillis(250);
+    /** A trickled head sends a byte this often: several bytes go in before the read timeout cuts it off. */
+    private static final Duration TRICKLE = READ.dividedBy(10);
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     private static ArbiterServer server;
@@ -52,8 +55,8 @@ class RequestHeadTimeoutTest {
         try (RawConnection connection = new RawConnection(server.port())) {
             long deadline = System.nanoTime() + DEADLINE.toNanos();
             int sent = 0;
-            // one byte every 100 ms: never idle, and the whole head would take 25 s
-            while (sent < head.length() && !connection.awaitClosed(Duration.ofMillis(100)) && System.nanoTime() < deadline) {
+            // never idle, and the whole head would take some 25 read timeouts
+            while (sent < head.length() && !connection.awaitClosed(TRICKLE) && System.nanoTime() < deadline) {
                 try {
                     connection.send(head.substring(sent, sent + 1));
                 } catch (IOException closedByServer) {

@@ -4,6 +4,7 @@ import io.arbiter.decision.Settings;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.testing.Fixtures;
+import io.arbiter.testing.Signal;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import org.junit.jupiter.api.AfterAll;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -35,6 +37,8 @@ class RequestMemoryTest {
     private static Vertx vertx;
     private static Decisions decisions;
     private HttpServer server;
+    /** Fired by the bounds of {@link #memory} each time the bytes they hold change. */
+    private final Signal bytesChanged = new Signal();
 
     @BeforeAll
     static void startVertx() {
@@ -61,9 +65,9 @@ class RequestMemoryTest {
         return new HttpTestClient(server.actualPort());
     }
 
-    private static RequestMemory memory(long arriving, long deciding) {
-        return new RequestMemory(new InFlightBytes(arriving, 0), new InFlightBytes(arriving, 0),
-                new InFlightBytes(deciding, RequestMemory.SMALL));
+    private RequestMemory memory(long arriving, long deciding) {
+        return new RequestMemory(new InFlightBytes(arriving, 0, bytesChanged), new InFlightBytes(arriving, 0, bytesChanged),
+                new InFlightBytes(deciding, RequestMemory.SMALL, bytesChanged));
     }
 
     @Test
@@ -169,12 +173,9 @@ class RequestMemoryTest {
         return socket;
     }
 
-    /** Polls until {@code taken} reads {@code expected}, failing after ten seconds. */
-    private static void awaitTaken(LongSupplier taken, long expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (taken.getAsLong() != expected && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(expected, taken.getAsLong());
+    /** Returns once {@code taken} reads {@code expected}, read again each time the bytes held change. */
+    private void awaitTaken(LongSupplier taken, long expected) throws InterruptedException {
+        bytesChanged.await(taken::getAsLong, bytes -> bytes == expected, Duration.ofSeconds(10),
+                bytes -> "expected " + expected + " bytes taken, not " + bytes);
     }
 }

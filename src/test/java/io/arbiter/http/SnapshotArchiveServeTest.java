@@ -3,6 +3,7 @@ package io.arbiter.http;
 import io.arbiter.archive.ArchiveManifest;
 import io.arbiter.archive.SnapshotArchive;
 import io.arbiter.decision.Settings;
+import io.arbiter.testing.Signal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,12 +25,15 @@ class SnapshotArchiveServeTest {
     @TempDir
     Path dir;
 
+    private final Signal archived = new Signal();
+
     @Test
     void theStartingSnapshotAndEachAcceptedPolicyAreArchived() throws Exception {
         SnapshotArchive archive = SnapshotArchive.at(dir, 5);
         ArbiterServer server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN,
                         Duration.ofMillis(200)).withSnapshotArchive(archive))
                 .toCompletionStage().toCompletableFuture().get();
+        server.onSnapshotArchived(archived);
         try {
             HttpTestClient client = new HttpTestClient(server.port());
             String initial = client.get("/readyz").json().path("snapshotRevision").asText();
@@ -58,8 +62,11 @@ class SnapshotArchiveServeTest {
         Files.writeString(policy, "interface: {rules: [{interface: {path: cap.*}, oneOf: [{implementationConstraints: {}}]}]}\n");
         SnapshotArchive archive = SnapshotArchive.at(dir.resolve("archive"), 5);
         ArbiterServer server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded().withPolicyFile(policy),
-                        null, Duration.ofMillis(200), io.arbiter.audit.AuditSettings.OFF, true).withSnapshotArchive(archive))
+                        null, Duration.ofMillis(200), io.arbiter.audit.AuditSettings.OFF, true).withSnapshotArchive(archive)
+                        // the policy is replaced whole, by a rename: nothing to settle
+                        .withWatchSettle(Duration.ofMillis(100)))
                 .toCompletionStage().toCompletableFuture().get();
+        server.onSnapshotArchived(archived);
         try {
             HttpTestClient client = new HttpTestClient(server.port());
             String initial = client.get("/readyz").json().path("snapshotRevision").asText();
@@ -85,14 +92,8 @@ class SnapshotArchiveServeTest {
         }
     }
 
-    /** Polls {@code condition} until it holds, for 30 s at most. */
-    private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not archived within 30 s");
-            }
-            Thread.sleep(20);
-        }
+    /** Returns once {@code condition} holds, looked at again after each snapshot the server archives. */
+    private void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+        archived.await(condition, Duration.ofSeconds(30), () -> "not archived");
     }
 }

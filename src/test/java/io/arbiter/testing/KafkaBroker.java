@@ -1,9 +1,11 @@
 package io.arbiter.testing;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -17,11 +19,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -62,6 +68,10 @@ public final class KafkaBroker implements AutoCloseable {
         properties.setProperty("share.coordinator.state.topic.replication.factor", "1");
         properties.setProperty("share.coordinator.state.topic.min.isr", "1");
         properties.setProperty("group.initial.rebalance.delay.ms", "0");
+        // A killed broker registers again once its last session has expired (9 s by default): a test restarts it
+        // after killing it, as a crashed node would be.
+        properties.setProperty("broker.session.timeout.ms", "3000");
+        properties.setProperty("broker.heartbeat.interval.ms", "500");
         properties.setProperty("num.network.threads", "2");
         properties.setProperty("num.io.threads", "2");
         this.config = folder.resolve("server.properties");
@@ -124,29 +134,49 @@ public final class KafkaBroker implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(folder.resolve("broker.log").toFile()))
                 .start();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        try (Admin admin = Admin.create(clientProperties())) {
-            while (true) {
+        try (Admin admin = Admin.create(awaitingProperties())) {
+            while (!answersWithItself(admin, deadline)) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("the broker exited with " + process.exitValue() + ":\n" + logTail());
-                }
-                try {
-                    if (!admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty()) {
-                        System.out.printf("Kafka broker at %s answering %d ms after its start%n", bootstrap(),
-                                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                        return;
-                    }
-                } catch (Exception e) {
-                    // Not up yet: asked again below, until the deadline.
                 }
                 if (System.nanoTime() - deadline > 0) {
                     throw new IllegalStateException("the broker did not answer within " + START_TIMEOUT + ":\n" + logTail());
                 }
-                Thread.sleep(100);
             }
+            System.out.printf("Kafka broker at %s answering %d ms after its start%n", bootstrap(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting the broker", e);
         }
+    }
+
+    /**
+     * Asks the broker for the cluster's nodes once, waiting until it answers, the deadline passes or its process
+     * exits, whichever comes first (meanwhile the admin client keeps trying to connect); true if it answered and
+     * named a node.
+     */
+    private boolean answersWithItself(Admin admin, long deadline) throws InterruptedException {
+        long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        CompletableFuture<Collection<Node>> nodes = admin.describeCluster(
+                        new DescribeClusterOptions().timeoutMs((int) Math.min(left, Integer.MAX_VALUE)))
+                .nodes().toCompletionStage().toCompletableFuture();
+        try {
+            CompletableFuture.anyOf(nodes, process.onExit()).get(left, TimeUnit.MILLISECONDS);
+            return nodes.isDone() && !nodes.get().isEmpty();
+        } catch (ExecutionException | TimeoutException e) {
+            return false; // not up yet, or gone: the caller tells which
+        }
+    }
+
+    /**
+     * A client's properties for waiting on the broker: while it does not listen yet, the client tries to connect
+     * again every 100 ms rather than backing off to a second.
+     */
+    private Properties awaitingProperties() {
+        Properties properties = clientProperties();
+        properties.setProperty("reconnect.backoff.max.ms", "100");
+        return properties;
     }
 
     public void createTopic(String topic, int partitions) throws Exception {

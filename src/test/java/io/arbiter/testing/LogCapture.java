@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -41,6 +40,8 @@ public final class LogCapture implements BeforeAllCallback, AfterAllCallback, Be
 
     private final List<String> names;
     private final List<ILoggingEvent> events = new CopyOnWriteArrayList<>();
+    /** Fired after each event taken, for {@link #await}. */
+    private final Signal appended = new Signal();
     private final List<Taken> taken = new ArrayList<>();
     private Level from = Level.WARN;
     private boolean forClass;
@@ -88,23 +89,13 @@ public final class LogCapture implements BeforeAllCallback, AfterAllCallback, Be
      * thread may log after the test saw the outcome); fails naming what was taken instead.
      */
     public String await(Level level, String fragment) {
-        long deadline = System.nanoTime() + AWAIT.toNanos();
-        while (true) {
-            for (String message : messages(level)) {
-                if (message.contains(fragment)) {
-                    return message;
-                }
-            }
-            if (System.nanoTime() - deadline > 0) {
-                return fail("no " + level + " message containing '" + fragment + "' from " + names + " within "
-                        + AWAIT.toSeconds() + " s; taken: " + describe());
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return fail("interrupted while waiting for a log message");
-            }
+        try {
+            return appended.await(() -> messages(level).stream().filter(message -> message.contains(fragment)).findFirst(),
+                    java.util.Optional::isPresent, AWAIT, none -> "no " + level + " message containing '" + fragment
+                            + "' from " + names + "; taken: " + describe()).orElseThrow();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fail("interrupted while waiting for a log message");
         }
     }
 
@@ -150,7 +141,7 @@ public final class LogCapture implements BeforeAllCallback, AfterAllCallback, Be
         LoggerContext context = context();
         for (String name : names) {
             Logger logger = context.getLogger(name);
-            Appender appender = new Appender(events);
+            Appender appender = new Appender(events, appended);
             appender.setContext(context);
             appender.setName("log-capture");
             appender.start();
@@ -189,9 +180,11 @@ public final class LogCapture implements BeforeAllCallback, AfterAllCallback, Be
     private static final class Appender extends AppenderBase<ILoggingEvent> {
 
         private final List<ILoggingEvent> events;
+        private final Runnable appended;
 
-        Appender(List<ILoggingEvent> events) {
+        Appender(List<ILoggingEvent> events, Runnable appended) {
             this.events = events;
+            this.appended = appended;
         }
 
         @Override
@@ -199,6 +192,7 @@ public final class LogCapture implements BeforeAllCallback, AfterAllCallback, Be
             // formatted now, on the logging thread, while its arguments are as they were
             event.prepareForDeferredProcessing();
             events.add(event);
+            appended.run();
         }
     }
 }
