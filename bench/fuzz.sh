@@ -18,7 +18,7 @@ mvn -q -B test-compile
 status=0
 for target in "${targets[@]}"; do
   echo "== fuzzing ${target} for ${duration}"
-  mvn -B surefire:test -Dtest="HostileInputFuzzTest#${target}" -DJAZZER_FUZZ=1 -Djazzer.max_duration="${duration}" \
+  mvn -B surefire:test -Dtest="HostileInputFuzzTest#${target}" -Dmaven.test.redirectTestOutputToFile=false -DJAZZER_FUZZ=1 -Djazzer.max_duration="${duration}" \
       -Djazzer.instrumentation_includes='io.arbiter.**:com.fasterxml.jackson.core.**:com.fasterxml.jackson.dataformat.yaml.**:org.yaml.snakeyaml.**' \
       || status=1
 done
