@@ -7,6 +7,7 @@ import org.drools.drl.parser.DrlParser;
 import org.drools.drl.parser.DroolsParserException;
 import org.drools.model.codegen.ExecutableModelProject;
 import org.drools.base.definitions.rule.impl.RuleImpl;
+import org.drools.base.util.Drools;
 import org.kie.api.KieBase;
 import org.kie.api.definition.KieDefinition;
 import org.kie.api.definition.KiePackage;
@@ -234,12 +235,20 @@ public final class RuleBaseBuilder {
 
     /** The classpath resource a precompiled rule base for these files lives in. */
     public static String precompiledResource(String name, List<RuleFile> files) {
-        return "precompiled/" + artifactOf(name) + "-" + revisionOf(files) + ".kjar";
+        return precompiledResource(name, revisionOf(files));
+    }
+
+    /**
+     * Named by the content of the files and by the Drools version that compiled them: a kjar holds classes generated
+     * for that version, and the build keeps a kjar whose name says it is up to date.
+     */
+    private static String precompiledResource(String name, String revision) {
+        return "precompiled/" + artifactOf(name) + "-" + revision + "-drools-" + Drools.getFullVersion() + ".kjar";
     }
 
     private static byte[] precompiled(String name, String revision) {
         try (InputStream in = RuleBaseBuilder.class.getClassLoader()
-                .getResourceAsStream("precompiled/" + artifactOf(name) + "-" + revision + ".kjar")) {
+                .getResourceAsStream(precompiledResource(name, revision))) {
             return in == null ? null : in.readAllBytes();
         } catch (IOException e) {
             LOG.warn("cannot read precompiled rule base '{}', compiling instead: {}", name, e.toString());

@@ -14,10 +14,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Build step ({@code process-classes}, before the tests): compiles each registered policy type's packaged rules and tables into a
- * kjar under {@code <classes>/precompiled/}, named by the content revision of the files it was built from. Silent when
- * it succeeds, so that {@code mvn -q} prints nothing ({@code ARBITER_LOG_LEVEL=DEBUG} names the kjars it writes); a
- * failure is a stack trace and a failed build.
+ * Build step ({@code process-classes}, before the tests): compiles each registered policy type's packaged rules and
+ * tables into a kjar under {@code <classes>/precompiled/}, named by the content revision of the files it was built
+ * from and the Drools version that compiled them, and keeps one already so named. Silent when it succeeds, so that
+ * {@code mvn -q} prints nothing ({@code ARBITER_LOG_LEVEL=DEBUG} names the kjars it writes); a failure is a stack
+ * trace and a failed build.
  */
 public final class PrecompileRules {
 

@@ -29,7 +29,8 @@ class PrecompiledRuleBaseTest {
         byte[] kjar = RuleBaseBuilder.precompile("capact.implementation", files);
         String resource = RuleBaseBuilder.precompiledResource("capact.implementation", files);
 
-        assertEquals("precompiled/capact.implementation-" + fromSource.revision() + ".kjar", resource);
+        assertEquals("precompiled/capact.implementation-" + fromSource.revision() + "-drools-"
+                + org.drools.base.util.Drools.getFullVersion() + ".kjar", resource);
         assertEquals(rules(fromSource.kieBase()), rules(ExecutableModel.load("capact.implementation", kjar)));
     }
 
