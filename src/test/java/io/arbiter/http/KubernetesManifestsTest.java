@@ -54,6 +54,29 @@ class KubernetesManifestsTest {
         assertEquals("0.0.0.0", argAfter(args, "--host"), "serve listens on loopback unless told otherwise");
     }
 
+    /** A JVM out of heap must exit (and be restarted), not linger holding the port: the image and both Deployments say so. */
+    @Test
+    void theJvmExitsOnOutOfMemoryInTheImageAndTheDeployments() throws IOException {
+        String entrypoint = Files.readAllLines(Path.of("docker/Dockerfile")).stream()
+                .filter(line -> line.startsWith("ENTRYPOINT"))
+                .reduce((first, second) -> second)
+                .orElseThrow(() -> new AssertionError("no ENTRYPOINT in docker/Dockerfile"));
+        assertTrue(entrypoint.contains("\"-XX:+ExitOnOutOfMemoryError\""), entrypoint);
+
+        JsonNode kafkaSink = Documents.parseYaml(Files.readAllBytes(Path.of("docker/kubernetes/kafka-sink/deployment.yaml"))).tree();
+        for (JsonNode deployment : List.of(manifest("Deployment"), kafkaSink)) {
+            JsonNode container = deployment.path("spec").path("template").path("spec").path("containers").get(0);
+            String options = null;
+            for (JsonNode variable : container.path("env")) {
+                if (variable.path("name").asText().equals("JDK_JAVA_OPTIONS")) {
+                    options = variable.path("value").asText();
+                }
+            }
+            assertTrue(options != null && List.of(options.split("\\s+")).contains("-XX:+ExitOnOutOfMemoryError"),
+                    "JDK_JAVA_OPTIONS of " + deployment.path("metadata").path("name").asText() + ": " + options);
+        }
+    }
+
     @Test
     void probesUseTheHealthEndpointsOnTheServedPort() throws IOException {
         JsonNode container = manifest("Deployment").path("spec").path("template").path("spec").path("containers").get(0);
