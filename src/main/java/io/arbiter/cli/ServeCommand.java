@@ -5,6 +5,7 @@ import io.arbiter.archive.SnapshotArchive;
 import io.arbiter.audit.AuditSettings;
 import io.arbiter.audit.DecisionLog;
 import io.arbiter.audit.KafkaSinkSettings;
+import io.arbiter.http.AdminToken;
 import io.arbiter.http.ArbiterServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Option;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve decisions over HTTP.",
                 "With no options it serves the embedded default: the fixture catalog, TypeInstance store and default global policy.",
-                "Policy administration (PUT /v1/policy) needs the ARBITER_ADMIN_TOKEN environment variable; without it that endpoint answers 403."})
+                "Policy administration (PUT /v1/policy) needs the ARBITER_ADMIN_TOKEN environment variable; without it that endpoint answers 403.",
+                "Leading and trailing whitespace (a token file's final newline) is not part of the token; a token that is empty or holds inner whitespace or control characters stops start-up."})
 final class ServeCommand extends ArbiterCommand {
 
     /** 1 TiB: beyond that a size is a typo (and MiB times 2^20 must not overflow). */
@@ -102,7 +104,7 @@ final class ServeCommand extends ArbiterCommand {
 
     @Override
     public Integer call() throws Exception {
-        ServerOptions options = serverOptions(System.getenv("ARBITER_ADMIN_TOKEN"));
+        ServerOptions options = serverOptions(adminToken());
         if (decisionLogSink == AuditSettings.Sink.STDOUT) {
             // Standard output carries the decision records alone: anything else printed goes to standard error.
             System.setOut(System.err);
@@ -111,6 +113,14 @@ final class ServeCommand extends ArbiterCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "arbiter-shutdown"));
         server.awaitStop();
         return 0;
+    }
+
+    /** The environment variables; a test gives its own. */
+    java.util.function.UnaryOperator<String> environment = System::getenv;
+
+    /** {@code ARBITER_ADMIN_TOKEN}, trimmed; null when unset; a set variable without a usable token stops start-up. */
+    String adminToken() {
+        return AdminToken.configured(environment.apply(AdminToken.VARIABLE));
     }
 
     /** {@code --decision-deadline}: a positive number of seconds ({@code 10s}) or milliseconds ({@code 500ms}). */

@@ -12,7 +12,8 @@ final class AdminAuth implements Handler<RoutingContext> {
     private final byte[] token;
 
     AdminAuth(String token) {
-        this.token = token == null || token.isBlank() ? null : token.getBytes(StandardCharsets.UTF_8);
+        // trimmed as the presented token is: a configured token ending in a newline would otherwise match no request
+        this.token = token == null || token.isBlank() ? null : token.trim().getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

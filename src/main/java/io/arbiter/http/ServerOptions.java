@@ -11,7 +11,8 @@ import java.time.Duration;
 /**
  * How the server runs.
  *
- * @param adminToken    the bearer token for policy administration; null or blank disables it (403)
+ * @param adminToken    the bearer token for policy administration, without leading and trailing whitespace (it is
+ *                      trimmed, as the presented one is); null or blank disables it (403)
  * @param shutdownGrace how long a stop waits for in-flight requests before closing connections
  * @param audit         the decision log
  * @param watch         reload when the policy file, rules, tables or catalog change

@@ -52,6 +52,50 @@ class ServeOptionsTest {
         assertThrows(CommandLine.ParameterException.class, () -> options("--watch-settle", "-5"));
     }
 
+    /** The command line, with serve reading ARBITER_ADMIN_TOKEN as {@code token} (null: not set). */
+    private static CommandLine withAdminToken(String token) {
+        var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());
+        ((ServeCommand) cli.getSubcommands().get("serve").getCommand()).environment =
+                name -> name.equals("ARBITER_ADMIN_TOKEN") ? token : null;
+        return cli;
+    }
+
+    private static ServeCommand serveWithAdminToken(String token) {
+        return (ServeCommand) withAdminToken(token).getSubcommands().get("serve").getCommand();
+    }
+
+    /** serve, run with ARBITER_ADMIN_TOKEN set to {@code token}: its exit status and standard error. */
+    private static CliRun serveRun(String token) {
+        var cli = withAdminToken(token);
+        java.io.StringWriter err = new java.io.StringWriter();
+        cli.setErr(new java.io.PrintWriter(err));
+        cli.setOut(new java.io.PrintWriter(new java.io.StringWriter()));
+        int exit = cli.execute("serve", "--port", "0");
+        return new CliRun(exit, "", err.toString());
+    }
+
+    @Test
+    void anAdminTokenReadFromAFileLosesItsFinalNewline() {
+        assertEquals("s3cret", serveWithAdminToken("s3cret\n").adminToken());
+        assertEquals("s3cret", serveWithAdminToken(" s3cret\r\n").adminToken());
+        assertEquals(null, serveWithAdminToken(null).adminToken());
+    }
+
+    @Test
+    void anAdminTokenThatNoRequestCouldMatchStopsStartUpSayingWhy() {
+        CliRun empty = serveRun("\n");
+        CliRun split = serveRun("first-half second-half\n");
+        CliRun control = serveRun("abc\u0007def");
+
+        assertEquals(2, empty.exit(), empty.err());
+        assertTrue(empty.err().contains("ARBITER_ADMIN_TOKEN is set but empty"), empty.err());
+        assertEquals(2, split.exit(), split.err());
+        assertTrue(split.err().contains("ARBITER_ADMIN_TOKEN holds whitespace or a control character"), split.err());
+        assertTrue(!split.err().contains("second-half"), "the token is not repeated: " + split.err());
+        assertEquals(2, control.exit(), control.err());
+        assertTrue(control.err().contains("control character at character 4"), control.err());
+    }
+
     @Test
     void theImageListensOnEveryInterfaceExplicitly() throws IOException {
         String dockerfile = Files.readString(Path.of("docker/Dockerfile"));

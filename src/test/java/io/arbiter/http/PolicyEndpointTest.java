@@ -151,6 +151,20 @@ class PolicyEndpointTest {
         assertEquals("UNAUTHORIZED", wrong.errorCode());
     }
 
+    /** A Secret made with kubectl create secret --from-file holds the token's final newline; no client sends it. */
+    @Test
+    void aConfiguredTokenEndingInANewlineMatchesTheTokenAClientSends() throws Exception {
+        ArbiterServer fromFile = TestServers.embedded(TOKEN + "\n");
+        try {
+            var put = new HttpTestClient(fromFile.port()).send("PUT", "/v1/policy", "application/yaml", VALID.getBytes(),
+                    "Authorization", "Bearer " + TOKEN);
+
+            assertEquals(200, put.status(), put.body());
+        } finally {
+            fromFile.stop();
+        }
+    }
+
     @Test
     void withoutAConfiguredTokenPutIs403() {
         var response = noTokenClient.send("PUT", "/v1/policy", "application/yaml", VALID.getBytes(),
