@@ -43,7 +43,8 @@ public final class SuiteRunner {
 
     /**
      * Decides the test's request and matches the decision. A policy file that cannot be read or parsed is not a
-     * failed test but an unusable suite: it throws (a {@link io.arbiter.document.DocumentException}, located).
+     * failed test but an unusable suite: it throws a {@link SuiteException} naming the file, without the policy's
+     * problems (they quote the file; {@link TestSuites} says the same when it loads the suite).
      */
     public TestResult run(TestCase test) {
         byte[] body;
@@ -65,7 +66,16 @@ public final class SuiteRunner {
             return decisions;
         }
         return byPolicy.computeIfAbsent(test.policy().toAbsolutePath().normalize(), file -> new Decisions(registry,
-                Decisions.prepare(registry, snapshot.withPolicy(SnapshotLoader.loadPolicy(file)))));
+                Decisions.prepare(registry, snapshot.withPolicy(policy(test, file)))));
+    }
+
+    private static io.arbiter.policy.PolicyDocument policy(TestCase test, Path file) {
+        try {
+            return SnapshotLoader.loadPolicy(file);
+        } catch (io.arbiter.document.DocumentException | UncheckedIOException e) {
+            throw new SuiteException(test.file(), List.of(io.arbiter.document.Problem.at("$",
+                    "test '" + test.name() + "': " + TestSuites.unreadablePolicy(file))));
+        }
     }
 
     /** The names of every rule of the snapshot, listed on first use (the listing parses the rule files again). */

@@ -9,14 +9,17 @@ import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.Target;
+import io.arbiter.runtime.SnapshotLoader;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -95,11 +98,16 @@ public final class TestSuites {
         List<TestCase> tests = new ArrayList<>();
         JsonNode list = root.path("tests");
         if (list.isArray()) {
+            Map<Path, Boolean> checked = new HashMap<>();
             Path defaultPolicy = problemAt(shape, "$.policy") ? null : policy(file, root, "$", problems);
+            if (defaultPolicy != null) {
+                checkPolicy(defaultPolicy, "$", checked, problems);
+            }
             Set<String> names = new HashSet<>();
             for (int i = 0; i < list.size(); i++) {
                 String path = "$.tests[" + i + "]";
-                TestCase test = problemAt(shape, path) ? null : test(file, list.get(i), path, targets, defaultPolicy, names, problems);
+                TestCase test = problemAt(shape, path) ? null
+                        : test(file, list.get(i), path, targets, defaultPolicy, names, checked, problems);
                 if (test != null) {
                     tests.add(test);
                 }
@@ -136,7 +144,7 @@ public final class TestSuites {
 
     /** A test that has the suite schema's shape; what a schema cannot say is checked here. */
     private static TestCase test(Path file, JsonNode test, String path, Set<String> targets, Path defaultPolicy,
-                                 Set<String> names, List<Problem> problems) {
+                                 Set<String> names, Map<Path, Boolean> checked, List<Problem> problems) {
         int before = problems.size();
         String name = test.get("name").asText();
         if (!names.add(name)) {
@@ -148,6 +156,9 @@ public final class TestSuites {
                     + String.join(", ", targets)));
         }
         Path policy = policy(file, test, path, problems);
+        if (policy != null) {
+            checkPolicy(policy, path, checked, problems);
+        }
         if (problems.size() > before) {
             return null;
         }
@@ -155,24 +166,85 @@ public final class TestSuites {
                 policy != null ? policy : defaultPolicy);
     }
 
-    /** The policy file {@code node.policy} names, relative to the suite file; null when not given. */
+    /**
+     * The policy file {@code node.policy} names, relative to the suite file; null when not given. It must lie in the
+     * suite's folder tree: the folder above the suite file's folder, so that policies can be kept beside the suites'
+     * folder (where a folder of suites does not read them as suites). Checked after resolving symlinks: a suite from
+     * elsewhere (a pull request) must not get {@code arbiter test} to read any file the user can read.
+     */
     private static Path policy(Path file, JsonNode node, String path, List<Problem> problems) {
         JsonNode policy = node.path("policy");
         if (policy.isMissingNode()) {
             return null;
         }
+        String named = policy.asText();
+        Path suiteFolder = file.toAbsolutePath().normalize().getParent();
+        Path tree = suiteTree(file);
         Path resolved;
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            resolved = parent.resolve(policy.asText()).normalize();
+            if (Path.of(named).isAbsolute() || Path.of(named).getRoot() != null) {
+                problems.add(Problem.at(path + ".policy", "an absolute path: name the policy file relative to the suite"
+                        + " file, within " + tree));
+                return null;
+            }
+            resolved = suiteFolder.resolve(named).normalize();
         } catch (java.nio.file.InvalidPathException e) {
             problems.add(Problem.at(path + ".policy", "not a valid file path"));
+            return null;
+        }
+        if (!resolved.startsWith(tree)) {
+            problems.add(outside(path, tree));
             return null;
         }
         if (!Files.isRegularFile(resolved)) {
             problems.add(Problem.at(path + ".policy", "no policy file " + resolved));
             return null;
         }
+        try {
+            if (!resolved.toRealPath().startsWith(tree.toRealPath())) {
+                problems.add(outside(path, tree));
+                return null;
+            }
+        } catch (IOException e) {
+            problems.add(Problem.at(path + ".policy", "the policy file " + resolved + " cannot be read"));
+            return null;
+        }
         return resolved;
+    }
+
+    /** The folder tree a suite's files must lie in: the folder above the suite file's folder. */
+    static Path suiteTree(Path file) {
+        Path folder = file.toAbsolutePath().normalize().getParent();
+        return folder.getParent() != null ? folder.getParent() : folder;
+    }
+
+    private static Problem outside(String path, Path tree) {
+        return Problem.at(path + ".policy", "the policy file lies outside the suite's folder tree " + tree
+                + " (through .. or a symlink): keep policy files in the suite's folder or beside it");
+    }
+
+    /**
+     * Whether {@code file} reads as a policy, each file checked once per load. The policy's own problems are not
+     * shown: they quote the file, and a suite must not get another file's content printed.
+     */
+    private static void checkPolicy(Path file, String path, Map<Path, Boolean> checked, List<Problem> problems) {
+        boolean readable = checked.computeIfAbsent(file, TestSuites::readsAsPolicy);
+        if (!readable) {
+            problems.add(Problem.at(path + ".policy", unreadablePolicy(file)));
+        }
+    }
+
+    /** What a suite says of a policy file it names that cannot be read as a policy. */
+    static String unreadablePolicy(Path file) {
+        return "the file " + file + " could not be read as a policy: arbiter lint " + file + " shows why";
+    }
+
+    private static boolean readsAsPolicy(Path file) {
+        try {
+            SnapshotLoader.loadPolicy(file);
+            return true;
+        } catch (DocumentException | java.io.UncheckedIOException e) {
+            return false;
+        }
     }
 }

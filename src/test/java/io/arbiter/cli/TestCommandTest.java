@@ -95,6 +95,33 @@ class TestCommandTest {
     }
 
     @Test
+    void aSuiteCannotGetAnotherFilesContentPrinted() throws Exception {
+        Files.createDirectories(temp.resolve("elsewhere"));
+        Files.createDirectories(temp.resolve("suites"));
+        Path secret = Files.writeString(temp.resolve("elsewhere/shadow"), "root:$6$not-for-your-eyes:19000:0:99999:7:::\n");
+        Path inTree = Files.writeString(temp.resolve("suites/shadow.yaml"), "root:$6$not-for-your-eyes:19000:0:99999:7:::\n");
+        Path suite = Files.writeString(temp.resolve("suites/suite.yaml"), """
+                tests:
+                  - name: absolute
+                    policy: %s
+                    request: {}
+                    expect: {}
+                  - name: not a policy
+                    policy: shadow.yaml
+                    request: {}
+                    expect: {}
+                """.formatted(secret));
+
+        CliRun run = run("test", suite.toString());
+
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("$.tests[0].policy: an absolute path"), run.err());
+        assertTrue(run.err().contains("$.tests[1].policy: the file " + inTree.toAbsolutePath() + " could not be read as a policy"), run.err());
+        assertFalse(run.err().contains("not-for-your-eyes"), run.err());
+        assertEquals("", run.out());
+    }
+
+    @Test
     void junitXmlIsWrittenForCi() throws Exception {
         Path report = temp.resolve("out/junit.xml");
 

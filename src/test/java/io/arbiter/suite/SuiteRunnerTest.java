@@ -156,7 +156,7 @@ class SuiteRunnerTest {
     void aPolicyFileThatDoesNotParseIsAnUnusableSuiteNotAFailedTest() throws IOException {
         Files.writeString(temp.resolve("broken.yaml"), "interface: {rules: [{interface: {path: nope}, oneOf: []}]}\n");
 
-        DocumentException e = assertThrows(DocumentException.class, () -> run("""
+        SuiteException e = assertThrows(SuiteException.class, () -> run("""
                 tests:
                   - name: t
                     policy: broken.yaml
@@ -164,8 +164,10 @@ class SuiteRunnerTest {
                     expect: {outcome: SELECTED}
                 """));
 
-        assertTrue(e.getMessage().contains("broken.yaml"), e.getMessage());
-        assertTrue(e.problems().stream().anyMatch(problem -> problem.path().startsWith("$.interface.rules[0]")), e.problems().toString());
+        String lines = String.join("\n", e.lines());
+        assertTrue(lines.contains("suite.yaml:3:5: $.tests[0].policy: the file " + temp.resolve("broken.yaml").toAbsolutePath()
+                + " could not be read as a policy: arbiter lint"), lines);
+        assertFalse(lines.contains("nope"), "the policy's content is not quoted: " + lines);
     }
 
     @Test

@@ -116,6 +116,59 @@ class TestSuitesTest {
     }
 
     @Test
+    void aPolicyOutsideTheSuitesFolderTreeIsRefusedUnread() throws IOException {
+        Path secret = write("outside/secret.yaml", "interface: {rules: [{interface: {path: secret-content}}]}\n");
+        write("tree/policies/inside.yaml", "{}\n");
+        Files.createSymbolicLink(temp.resolve("tree/link.yaml"), secret);
+        Path suite = write("tree/suites/suite.yaml", """
+                tests:
+                  - name: absolute
+                    policy: %s
+                    request: {}
+                    expect: {}
+                  - name: dot-dot
+                    policy: ../../outside/secret.yaml
+                    request: {}
+                    expect: {}
+                  - name: symlink
+                    policy: ../link.yaml
+                    request: {}
+                    expect: {}
+                  - name: beside the suites' folder
+                    policy: ../policies/inside.yaml
+                    request: {}
+                    expect: {}
+                """.formatted(secret.toAbsolutePath()));
+
+        SuiteException e = refused(suite);
+
+        String all = problems(e);
+        assertTrue(all.contains(suite + ":3:5: $.tests[0].policy: an absolute path: name the policy file relative to the suite file"), all);
+        assertTrue(all.contains(suite + ":7:5: $.tests[1].policy: the policy file lies outside the suite's folder tree "
+                + temp.resolve("tree").toAbsolutePath()), all);
+        assertTrue(all.contains(suite + ":11:5: $.tests[2].policy: the policy file lies outside the suite's folder tree"), all);
+        assertEquals(3, e.problems().size(), all);
+        assertTrue(!all.contains("secret-content"), all);
+    }
+
+    @Test
+    void aFileThatIsNotAPolicyIsNamedNotQuoted() throws IOException {
+        Path notAPolicy = write("credentials.yaml", "password: hunter2\n");
+        Path suite = write("suite.yaml", """
+                policy: credentials.yaml
+                tests:
+                  - name: t
+                    request: {}
+                    expect: {}
+                """);
+
+        String all = problems(refused(suite));
+
+        assertEquals(suite + ":1:1: $.policy: the file " + notAPolicy.toAbsolutePath()
+                + " could not be read as a policy: arbiter lint " + notAPolicy.toAbsolutePath() + " shows why", all);
+    }
+
+    @Test
     void aSuiteMustBeAnObjectWithANonEmptyTestsList() throws IOException {
         assertTrue(problems(refused(write("list.yaml", "- name: a\n"))).contains("$: array found, object expected"));
         assertTrue(problems(refused(write("none.yaml", "description: x\n"))).contains("$.tests: required field 'tests' is missing"));
