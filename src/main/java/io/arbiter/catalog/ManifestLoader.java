@@ -164,6 +164,10 @@ public final class ManifestLoader {
                 throw new ManifestException("Implementation " + key + " has no spec.implements");
             }
 
+            namesNotEmpty(doc.path("metadata").path("attributes"), "metadata.attributes");
+            namesNotEmpty(spec.path("requires"), "spec.requires");
+            namesNotEmpty(spec.path("additionalInput").path("parameters"), "spec.additionalInput.parameters");
+            namesNotEmpty(spec.path("additionalInput").path("typeInstances"), "spec.additionalInput.typeInstances");
             List<Ref> attributes = new ArrayList<>();
             doc.path("metadata").path("attributes").fields().forEachRemaining(entry ->
                     attributes.add(new Ref(entry.getKey(), textOrNull(entry.getValue().path("revision")))));
@@ -190,6 +194,18 @@ public final class ManifestLoader {
             JsonNode additionalInput = spec.path("additionalInput");
             return new Implementation(ref.path(), ref.revision(), implementsRefs, attributes, groups, requirements,
                     typeRefs(additionalInput.path("parameters")), typeRefs(additionalInput.path("typeInstances")));
+        }
+
+        /**
+         * The keys of these maps are names (attribute and type paths, input names): the documents' parser takes empty
+         * keys, which free-form values may hold, so a name map refuses them here.
+         */
+        private static void namesNotEmpty(JsonNode named, String where) {
+            named.fieldNames().forEachRemaining(name -> {
+                if (name.isEmpty()) {
+                    throw new ManifestException(where + " has an empty key: each key names an entry and must not be empty");
+                }
+            });
         }
 
         private static Map<String, Ref> typeRefs(JsonNode named) {

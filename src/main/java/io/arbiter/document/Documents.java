@@ -97,6 +97,14 @@ public final class Documents {
         return contentType != null && contentType.toLowerCase().contains("yaml");
     }
 
+    /**
+     * The JSON path of the member {@code name} of the object at {@code parent}. JSON allows an empty key, which
+     * {@link PathType#JSON_PATH} refuses: it is {@code parent['']}.
+     */
+    public static String childPath(String parent, String name) {
+        return name.isEmpty() ? parent + "['']" : PathType.JSON_PATH.append(parent, name);
+    }
+
     /** A one-line description of a parse error with its line and column. */
     public static String describe(JsonProcessingException e) {
         JsonLocation location = e.getLocation();
@@ -324,13 +332,15 @@ public final class Documents {
             completedKey = null;
             while (nextKey() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                if (name == null || name.isEmpty()) {
-                    throw failure("an object key is empty", at, parser);
+                // An empty key is valid JSON, and free-form values (a parameter's value) may hold one; where keys are
+                // names, the schemas (additionalProperties: false) and the loaders of name maps refuse it.
+                if (name == null) {
+                    throw failure("an object key is missing", at, parser);
                 }
                 if (Utf8.hasUnpairedSurrogate(name)) {
                     throw failure("an object key is not valid Unicode: it has an unpaired UTF-16 surrogate", at, parser);
                 }
-                String child = locating ? PathType.JSON_PATH.append(at, name) : null;
+                String child = locating ? childPath(at, name) : null;
                 if (node.has(name)) {
                     throw failure("duplicate key '" + name + "'", child, parser);
                 }

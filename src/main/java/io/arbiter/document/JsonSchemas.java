@@ -276,11 +276,11 @@ public final class JsonSchemas {
     private static Problem problem(ValidationMessage message) {
         String at = message.getInstanceLocation().toString();
         if ("additionalProperties".equals(message.getType()) && message.getProperty() != null) {
-            return Problem.at(PathType.JSON_PATH.append(at, message.getProperty()),
+            return Problem.at(Documents.childPath(at, message.getProperty()),
                     "unknown field '" + message.getProperty() + "'");
         }
         if ("required".equals(message.getType()) && message.getProperty() != null) {
-            return Problem.at(PathType.JSON_PATH.append(at, message.getProperty()),
+            return Problem.at(Documents.childPath(at, message.getProperty()),
                     "required field '" + message.getProperty() + "' is missing");
         }
         String text = message.getMessage();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.PathType;
 import io.arbiter.document.DocumentException;
+import io.arbiter.document.Documents;
 import io.arbiter.document.Problem;
 
 import java.util.ArrayList;
@@ -294,9 +295,8 @@ public final class LegacyPolicyConverter {
         }
     }
 
-    /** The path of a named child; PathType.JSON_PATH refuses an empty name, which a map key can be. */
     private static String child(String parent, String name) {
-        return name.isEmpty() ? parent + "['']" : PathType.JSON_PATH.append(parent, name);
+        return Documents.childPath(parent, name);
     }
 
     private static String kind(JsonNode node) {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ManifestLoaderTest {
@@ -57,6 +58,25 @@ class ManifestLoaderTest {
                 new Ref("cap.type.gcp.auth.service-account", "0.1.0"), "gcp-sa")), cloudsql.requirements().toString());
         assertTrue(cloudsql.attributes().contains(new Ref("cap.attribute.cloud.provider.gcp", "0.1.0")));
         assertEquals("0.1.0", catalog.highestInterfaceRevision("cap.interface.database.postgresql.install").orElseThrow());
+    }
+
+    /** Documents take empty keys (free-form values may hold them); the name maps of a manifest do not. */
+    @Test
+    void anEmptyNameInAManifestsNameMapIsRefused() throws IOException {
+        for (String map : new String[]{"metadata.attributes", "spec.requires", "spec.additionalInput.parameters"}) {
+            var manifest = (com.fasterxml.jackson.databind.node.ObjectNode) io.arbiter.document.Documents.yamlMapper().readTree(
+                    Files.readAllBytes(Fixtures.EMBEDDED.resolve("catalog/implementation/bitnami-postgresql-install.yaml")));
+            String[] steps = map.split("\\.");
+            com.fasterxml.jackson.databind.node.ObjectNode named = manifest;
+            for (String step : steps) {
+                named = named.has(step) ? (com.fasterxml.jackson.databind.node.ObjectNode) named.get(step) : named.putObject(step);
+            }
+            named.putObject("");
+
+            var e = assertThrows(ManifestLoader.ManifestException.class, () -> ManifestLoader.implementation(manifest), map);
+
+            assertEquals(map + " has an empty key: each key names an entry and must not be empty", e.getMessage());
+        }
     }
 
     @Test

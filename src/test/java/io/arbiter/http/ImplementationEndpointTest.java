@@ -270,6 +270,26 @@ class ImplementationEndpointTest {
         assertTrue(response.body().contains("explian"), response.body());
     }
 
+    /** A parameter's value is free-form JSON, and JSON allows an empty key; a field name of the policy may not be empty. */
+    @Test
+    void anEmptyKeyIsTakenInAParameterValueAndRefusedWhereAFieldNameGoes() {
+        String request = """
+                {"interface": {"path": "cap.interface.database.postgresql.install", "revision": "0.1.0"},
+                 "actionPolicy": {"interface": {"rules": [{"interface": {"path": "cap.interface.database.postgresql.install"},
+                   "oneOf": [{"implementationConstraints": {"path": "cap.implementation.bitnami.postgresql.install"},
+                              "inject": {"additionalParameters": [{"name": "additional-parameters", "value": {"": 1}}]%s}}]}]}}}
+                """;
+
+        var taken = client.postJson(PATH, request.formatted(""));
+        var refused = client.postJson(PATH, request.formatted(", \"\": []"));
+
+        assertEquals(200, taken.status(), taken.body());
+        assertEquals(1, taken.json().path("inject").path("additionalParameters").get(0).path("value").path("").asInt(), taken.body());
+        assertEquals(422, refused.status(), refused.body());
+        assertEquals("$.actionPolicy.interface.rules[0].oneOf[0].inject['']",
+                refused.json().path("error").path("details").get(0).path("path").asText(), refused.body());
+    }
+
     @Test
     void invalidActionPolicyIs422LocatedUnderActionPolicy() {
         var response = client.postJson(PATH, """

@@ -234,7 +234,7 @@ class LegacyPolicyConverterTest {
 
     @Test
     void keysMustBeNonEmptyWithAtMostOneColon() throws IOException {
-        // Documents.parseYaml refuses an empty key itself; a tree built otherwise may still carry one.
+        // a map key names an Interface: an empty one is refused, wherever the tree comes from
         List<Problem> empty = assertThrows(DocumentException.class, () -> LegacyPolicyConverter.convert(
                 Documents.jsonMapper().readTree("{\"rules\": {\"\": {\"oneOf\": []}, \"cap.*\": {\"oneOf\": [], \"\": 1}}}")))
                 .problems();

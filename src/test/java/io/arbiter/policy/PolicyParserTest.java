@@ -181,6 +181,36 @@ class PolicyParserTest {
         problemAt(problems, "$.interface.rules[0].oneOf[0].inject.additionalTypeInstances[1].name");
     }
 
+    /** JSON allows an empty key, and a parameter's value is free-form: whatever the Implementation takes. */
+    @Test
+    void aParameterValueMayHoldEmptyKeys() {
+        PolicyDocument document = PolicyParser.parse("""
+                {"interface": {"rules": [{"interface": {"path": "cap.*"}, "oneOf": [{"inject": {"additionalParameters": [
+                  {"name": "p", "value": {"": 1, "nested": [{"": {"": "deep"}}]}}]}}]}]}}
+                """.getBytes(StandardCharsets.UTF_8), "application/json");
+        PolicyDocument yaml = yaml("""
+                interface:
+                  rules:
+                    - interface: {path: cap.*}
+                      oneOf: [{inject: {additionalParameters: [{name: p, value: {"": 1}}]}}]
+                """);
+
+        var value = document.policy().rules().get(0).oneOf().get(0).inject().additionalParameters().get(0).value();
+        assertEquals(1, value.path("").asInt());
+        assertEquals("deep", value.path("nested").get(0).path("").path("").asText());
+        assertEquals(1, yaml.policy().rules().get(0).oneOf().get(0).inject().additionalParameters().get(0).value().path("").asInt());
+    }
+
+    @Test
+    void anEmptyKeyWhereTheSyntaxNamesFieldsIsRefused() {
+        List<Problem> problems = problems("""
+                {"interface": {"": 1, "rules": [{"interface": {"path": "cap.*"}, "oneOf": [{"inject": {"": []}}]}]}}
+                """, "application/json");
+
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.stream().allMatch(problem -> problem.problem().contains("unknown field ''")), problems.toString());
+    }
+
     @Test
     void revisionIsAContentHash() {
         PolicyDocument a = yaml("interface: {rules: [{interface: {path: cap.*}, oneOf: []}]}");
