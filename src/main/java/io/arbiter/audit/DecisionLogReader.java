@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -41,10 +40,20 @@ public final class DecisionLogReader {
         void forEach(LineVisitor visitor) throws IOException;
     }
 
-    /** One line or message: {@code source} and {@code line} say where, as in {@link Unreadable}. */
+    /**
+     * One line or message: {@code source} and {@code line} say where, as in {@link Unreadable}; {@code text} is null
+     * when the line is longer than {@link #MAX_LINE_CHARS} (or the reader's own bound), and was not kept.
+     */
     public interface LineVisitor {
         boolean visit(String source, long line, String text);
     }
+
+    /**
+     * The longest line read as a record: 64 Mi characters. A record is one line and no larger than the log's buffer
+     * budget (64 MiB by default) unless it was written alone; a decision's record takes kilobytes, a large dependency
+     * decision's megabytes. A longer line is no record the service wrote, and is reported and skipped, not held.
+     */
+    public static final int MAX_LINE_CHARS = 64 * 1024 * 1024;
 
     /** One Interface's (or, for other targets, one endpoint's) decisions: outcome counts and firings by rule. */
     public record Subject(String name, Map<String, Integer> outcomes, Map<String, Integer> firings) {
@@ -60,15 +69,26 @@ public final class DecisionLogReader {
 
     private final Source source;
     private final Consumer<Unreadable> unreadable;
+    private final int maxLineChars;
 
     /** @param unreadable told about every line that is not a decision record */
     public DecisionLogReader(List<Path> files, Consumer<Unreadable> unreadable) {
-        this(files(files), unreadable);
+        this(files, MAX_LINE_CHARS, unreadable);
+    }
+
+    /** @param maxLineChars a longer line is reported as unreadable and skipped without being held */
+    DecisionLogReader(List<Path> files, int maxLineChars, Consumer<Unreadable> unreadable) {
+        this(files(files, maxLineChars), maxLineChars, unreadable);
     }
 
     /** @param unreadable told about every line or message that is not a decision record */
     public DecisionLogReader(Source source, Consumer<Unreadable> unreadable) {
+        this(source, MAX_LINE_CHARS, unreadable);
+    }
+
+    private DecisionLogReader(Source source, int maxLineChars, Consumer<Unreadable> unreadable) {
         this.source = source;
+        this.maxLineChars = maxLineChars;
         this.unreadable = unreadable;
     }
 
@@ -126,6 +146,11 @@ public final class DecisionLogReader {
 
     private void forEachRecord(Visitor visitor) throws IOException {
         source.forEach((where, line, text) -> {
+            if (text == null) {
+                unreadable.accept(new Unreadable(where, line, "the line is longer than " + maxLineChars
+                        + " characters, more than any record the service writes; it was skipped unread"));
+                return false;
+            }
             JsonNode record;
             try {
                 record = Documents.jsonMapper().readTree(text);
@@ -142,18 +167,16 @@ public final class DecisionLogReader {
         });
     }
 
-    /** Files, one after the other, line by line. */
-    private static Source files(List<Path> files) {
+    /** Files, one after the other, line by line, each line held up to {@code maxLineChars}. */
+    private static Source files(List<Path> files, int maxLineChars) {
         List<Path> all = List.copyOf(files);
         return visitor -> {
             for (Path file : all) {
                 // Malformed UTF-8 becomes U+FFFD instead of ending the read: the line is then reported, the rest read.
-                try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                        StandardCharsets.UTF_8))) {
-                    int lineNumber = 0;
-                    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                        lineNumber++;
-                        if (visitor.visit(file.toString(), lineNumber, line)) {
+                try (BoundedLineReader reader = new BoundedLineReader(new InputStreamReader(Files.newInputStream(file),
+                        StandardCharsets.UTF_8), maxLineChars)) {
+                    for (BoundedLineReader.Line line = reader.next(); line != null; line = reader.next()) {
+                        if (visitor.visit(file.toString(), line.number(), line.text())) {
                             return;
                         }
                     }

@@ -77,6 +77,24 @@ class DecisionLogReaderTest {
         assertEquals("not a JSON object", unreadable.get(1).reason());
     }
 
+    /** One line past the bound is reported where it is and skipped unheld; lines up to the bound are records. */
+    @Test
+    void aLineLongerThanTheBoundIsReportedAndSkippedAndTheRestIsRead() throws Exception {
+        int bound = 20_000; // longer than the reader's buffer, so that a line spans several reads
+        String first = record("d-1", "cap.interface.a", "SELECTED", "p.A");
+        String atTheBound = record("d-3", "cap.interface.a", "SELECTED", "p.A").stripTrailing();
+        atTheBound = atTheBound + " ".repeat(bound - atTheBound.length()) + "\r\n";
+        Path log = file("d.log", first, "x".repeat(bound + 1) + "\n", atTheBound, "y".repeat(3 * bound));
+        List<DecisionLogReader.Unreadable> unreadable = new ArrayList<>();
+
+        List<DecisionLogReader.Subject> summary = new DecisionLogReader(List.of(log), bound, unreadable::add).summary();
+
+        assertEquals(Map.of("SELECTED", 2), summary.get(0).outcomes());
+        assertEquals(List.of(log + ":2", log + ":4"), unreadable.stream().map(u -> u.source() + ":" + u.line()).toList());
+        assertEquals(log + ":2: not a decision record: the line is longer than 20000 characters, more than any record"
+                + " the service writes; it was skipped unread", unreadable.get(0).toString());
+    }
+
     @Test
     void oneDecisionIsFoundInWhicheverFileHoldsIt() throws Exception {
         Path current = file("d.log", record("d-2", "cap.interface.a", "SELECTED", "p.A"));
