@@ -156,13 +156,20 @@ public final class SnapshotArchive {
 
     private void writePart(Part part, String revision, Content content) throws IOException {
         Path path = partPath(part, revision);
+        refuseSymbolicLinks(path, "the archive cannot write " + dir.relativize(path));
         if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
             return; // content-addressed: the same revision is the same content
         }
         writeAtomically(path, JSON.writeValueAsBytes(content.build()));
     }
 
-    private static void writeAtomically(Path path, byte[] bytes) throws IOException {
+    /**
+     * Writes {@code path} through a temporary file. A symbolic link among its folders is refused, as reading refuses
+     * it: followed, it would put files outside the archive, where pruning (which does not follow links) never
+     * removes them, and where a reader does not look.
+     */
+    private void writeAtomically(Path path, byte[] bytes) throws IOException {
+        refuseSymbolicLinks(path, "the archive cannot write " + dir.relativize(path));
         Files.createDirectories(path.getParent());
         Path temporary = Files.createTempFile(path.getParent(), "." + path.getFileName(), ".tmp");
         try {
@@ -536,12 +543,7 @@ public final class SnapshotArchive {
             throw new ArchiveException(what + " would be read outside the archive " + dir);
         }
         try {
-            for (Path folder = path.getParent(); folder != null && folder.startsWith(dir) && !folder.equals(dir);
-                 folder = folder.getParent()) {
-                if (Files.isSymbolicLink(folder)) {
-                    throw new ArchiveException(what + ": " + folder + " is a symbolic link, which the archive does not follow");
-                }
-            }
+            refuseSymbolicLinks(path, what);
             if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
                 return null;
             }
@@ -558,6 +560,17 @@ public final class SnapshotArchive {
             return null;
         } catch (IOException e) {
             throw new ArchiveException(what + ": " + path + " cannot be read: " + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Refuses a path of the archive with a symbolic link among its folders below the archive's own folder. */
+    private void refuseSymbolicLinks(Path path, String what) {
+        for (Path folder = path.getParent(); folder != null && folder.startsWith(dir) && !folder.equals(dir);
+             folder = folder.getParent()) {
+            if (Files.isSymbolicLink(folder)) {
+                throw new ArchiveException(what + ": " + folder + " is a symbolic link, which the archive does not follow;"
+                        + " replace it with a folder");
+            }
         }
     }
 

@@ -201,6 +201,22 @@ class SnapshotArchiveTest {
         assertThrowsContaining(() -> archive.load(embedded.revision(), REGISTRY), "is not a regular file");
     }
 
+    /** The writer refuses what the reader refuses: a folder linked out of the archive would fill what pruning never empties. */
+    @Test
+    void aSymbolicLinkedPartsFolderIsNotWrittenThrough(@TempDir Path outside) throws Exception {
+        Files.createDirectories(dir);
+        Files.createSymbolicLink(dir.resolve("parts"), outside);
+        SnapshotArchive archive = SnapshotArchive.at(dir, 5);
+
+        assertThrowsContaining(() -> archive.write(embedded, Instant.now()),
+                dir.resolve("parts") + " is a symbolic link, which the archive does not follow");
+
+        try (var written = Files.walk(outside)) {
+            assertEquals(List.of(outside), written.toList(), "nothing is written outside the archive");
+        }
+        assertFalse(Files.exists(dir.resolve("snapshots")), "no manifest names parts that were not written");
+    }
+
     @Test
     void aHugePartIsRefusedBeforeItIsRead() throws Exception {
         SnapshotArchive archive = SnapshotArchive.at(dir, 5, 64 * 1024);
