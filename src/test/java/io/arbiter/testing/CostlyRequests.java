@@ -108,7 +108,7 @@ public final class CostlyRequests {
 
     /**
      * A backend request whose record is past the decision log's bound by the request's own size, cheap to decide:
-     * {@code types} Types no rule names (500: a 22 KB body), besides a small action policy.
+     * {@code types} Types only the action policy's two shallowest patterns ({@code cap.*}) cover (500: a body of about 24 KB).
      */
     public static ObjectNode backendUnmatchedTypes(int types) {
         ObjectNode body = backendPatterns(2, 1);
