@@ -228,14 +228,19 @@ class RecordBoundTest {
         assertEquals("d-" + written, kept.get(kept.size() - 1));
     }
 
-    /** Huge decisions through the audit, not only records made to size: 400 of them keep the 320 newest. */
+    /**
+     * Huge decisions through the audit, not only records made to size: 400 of them keep the 320 newest in the scaled
+     * log, and all 400 in the recent-decision index (GET /v1/decisions/{id}) within its default 64 MiB (whole, their
+     * records would take 70 MB).
+     */
     @Test
-    void hugeDecisionsDoNotFlushTheRetention() throws Exception {
+    void hugeDecisionsFlushNeitherTheLogNorTheRecentDecisionIndex() throws Exception {
         Path file = temp.resolve("decisions.log");
         AuditSettings scaled = AuditSettings.OFF.withRotation(AuditSettings.DEFAULT_MAX_BYTES / 64, AuditSettings.DEFAULT_KEEP_FILES);
+        RecentDecisions recent = new RecentDecisions(1_000);
         Audit audit = new Audit(new FileDecisionLog(file, scaled.maxBytes(), scaled.keepFiles(), 10_000, DecisionLog.Mode.REQUIRED),
-                new RecentDecisions(10), new Metrics(), false);
-        ObjectNode result = result("d-0", 1_500, 9, 60); // about 100 KB of response
+                recent, new Metrics(), false);
+        ObjectNode result = result("d-0", 1_500, 9, 60); // about 180 KB of response
         String request = "{\"interface\": {\"path\": \"cap.interface.x\"}}";
         int written = 400;
         for (int i = 1; i <= written; i++) {
@@ -259,5 +264,8 @@ class RecordBoundTest {
         }
         String oldestPromised = "d-" + (written - scaled.worstCaseRetention() + 1);
         assertTrue(kept.contains(oldestPromised), oldestPromised + " is kept: " + kept.get(0) + " .. " + kept.get(kept.size() - 1));
+        assertEquals(written, recent.size(), "the index forgets none of them");
+        assertTrue(audit.find("d-1").isPresent());
+        assertTrue(recent.retainedBytes() <= (long) written * DecisionRecord.MAX_BYTES, recent.retainedBytes() + " bytes");
     }
 }
