@@ -24,6 +24,8 @@ public final class Audit {
     private final RecentDecisions recent;
     private final Metrics metrics;
     private final boolean logParameters;
+    /** Records summarised to fit {@link DecisionRecord#MAX_BYTES}: many say requests are larger than the log was sized for. */
+    private final java.util.concurrent.atomic.AtomicLong summarised = new java.util.concurrent.atomic.AtomicLong();
 
     public Audit(DecisionLog log, RecentDecisions recent, Metrics metrics, boolean logParameters) {
         this.log = log;
@@ -31,6 +33,8 @@ public final class Audit {
         this.metrics = metrics;
         this.logParameters = logParameters;
         metrics.gauge("arbiter.decision.log.dropped", "Decision records dropped because the log could not keep up", log::dropped);
+        metrics.gauge("arbiter.decision.log.summarised",
+                "Decision records summarised because the whole record would pass the bound of 16 KiB", summarised::get);
         metrics.gauge("arbiter.decision.log.written", "Decision records written to the decision log", log::written);
         metrics.gauge("arbiter.decision.log.failed",
                 "Decision records that could not be written: a failed write, or not written in time", log::failed);
@@ -74,9 +78,14 @@ public final class Audit {
         byte[] head = encode(envelope);
         // the head without its closing brace, the result field, the closing brace and the line end
         long wholeBytes = head.length - 1L + RESULT_FIELD.length + loggedResult.length + 1 + 1;
-        byte[] json = wholeBytes <= DecisionRecord.MAX_BYTES ? line(head, loggedResult)
-                : RecordBound.summarise(Documents.jsonMapper().valueToTree(envelope),
-                        logParameters ? result : Masking.maskParameters(result), wholeBytes, requestBody.length);
+        byte[] json;
+        if (wholeBytes <= DecisionRecord.MAX_BYTES) {
+            json = line(head, loggedResult);
+        } else {
+            json = RecordBound.summarise(Documents.jsonMapper().valueToTree(envelope),
+                    logParameters ? result : Masking.maskParameters(result), wholeBytes, requestBody.length);
+            summarised.incrementAndGet();
+        }
         DecisionRecord record = new DecisionRecord(decisionId, policyRevision, json);
         log.append(record).awaitWritten();
         recent.add(record);

@@ -265,6 +265,8 @@ class RecordBoundTest {
         String oldestPromised = "d-" + (written - scaled.worstCaseRetention() + 1);
         assertTrue(kept.contains(oldestPromised), oldestPromised + " is kept: " + kept.get(0) + " .. " + kept.get(kept.size() - 1));
         assertEquals(written, recent.size(), "the index forgets none of them");
+        assertTrue(audit.metrics().scrape().contains("arbiter_decision_log_summarised " + written + ".0"),
+                "each is counted as summarised");
         assertTrue(audit.find("d-1").isPresent());
         assertTrue(recent.retainedBytes() <= (long) written * DecisionRecord.MAX_BYTES, recent.retainedBytes() + " bytes");
     }
