@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.document.Documents;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -62,7 +64,7 @@ final class RecordBound {
         if (fired != null && fired.isArray()) {
             firings = fired.size();
             byRule = countPerRule(fired);
-            dropped.addObject().put("field", "result.firedRules").put("bytes", encode(fired).length)
+            dropped.addObject().put("field", "result.firedRules").put("bytes", encodedSize(fired))
                     .put("keptAs", "summarised.firings: each rule's count and first and last order; facts are not kept");
         }
         ObjectNode firingSummary = summary.putObject("firings");
@@ -85,10 +87,10 @@ final class RecordBound {
         }
 
         // 3. the result's largest fields, sizes estimated from each field's own encoding, then checked
-        Map<String, Integer> sizes = new LinkedHashMap<>();
-        kept.fields().forEachRemaining(field -> sizes.put(field.getKey(), encode(field.getValue()).length));
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        kept.fields().forEachRemaining(field -> sizes.put(field.getKey(), encodedSize(field.getValue())));
         List<String> largestFirst = new ArrayList<>(sizes.keySet());
-        largestFirst.sort(Comparator.comparingInt((String name) -> sizes.get(name)).reversed());
+        largestFirst.sort(Comparator.comparingLong((String name) -> sizes.get(name)).reversed());
         long estimate = line.length;
         for (String name : largestFirst) {
             if (estimate <= limit) {
@@ -98,7 +100,7 @@ final class RecordBound {
                 }
                 estimate = line.length; // the estimate was short (escapes in a name): go on with the real size
             }
-            int bytes = sizes.get(name);
+            long bytes = sizes.get(name);
             if (KEPT.contains(name) && bytes <= KEPT_FIELD_BYTES) {
                 continue;
             }
@@ -115,7 +117,8 @@ final class RecordBound {
             writeRules(firingSummary, byRule, listed);
             line = encode(record);
         }
-        // Only the envelope's own fields are left, all of the service's making (ids, digests, a timestamp): they fit.
+        // Left: the envelope's fields but the request, the result's few kept fields (512 bytes each at most) and the
+        // summary's own: all of the service's making (ids, digests, revisions, the decision types' few fields), they fit.
         return line;
     }
 
@@ -160,6 +163,28 @@ final class RecordBound {
         if (otherRules > 0) {
             summary.putObject("otherRules").put("rules", otherRules).put("count", otherFirings);
         }
+    }
+
+    /** The size of {@code value}'s encoding, counted as it is written: the dropped parts are megabytes, not kept. */
+    private static long encodedSize(JsonNode value) {
+        long[] count = new long[1];
+        OutputStream counter = new OutputStream() {
+            @Override
+            public void write(int b) {
+                count[0]++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                count[0] += len;
+            }
+        };
+        try {
+            Documents.jsonMapper().writeValue(counter, value);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot encode a decision record", e);
+        }
+        return count[0];
     }
 
     private static byte[] encode(Object value) {
