@@ -46,6 +46,13 @@ async function shown(record, signal) {
     parts.push(section('Result', 'record-result', h('pre', null, json(result))),
       section('Fired rules', 'fired-rules', ...await firingsSection(result, signal)));
   }
-  parts.push(section('Request', 'record-request', h('pre', null, typeof record.request === 'string' ? record.request : json(record.request))));
+  if (record.summarised) {
+    // a record past the log's bound (16 KiB) counts its firings per rule and may leave out its request or result fields
+    parts.push(section('Summarised record', 'record-summarised', h('p', null, record.summarised.why),
+      h('pre', null, json(record.summarised))));
+  }
+  parts.push(section('Request', 'record-request', record.request === undefined
+    ? h('p', null, `Not in the record (summarised): kept by its digest ${record.requestDigest}.`)
+    : h('pre', null, typeof record.request === 'string' ? record.request : json(record.request))));
   return parts;
 }

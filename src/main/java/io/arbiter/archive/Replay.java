@@ -67,6 +67,10 @@ public final class Replay {
         String target = record.path("endpoint").asText();
         JsonNode result = record.path("result");
         JsonNode request = record.path("request");
+        JsonNode summarised = record.path("summarised");
+        if (summarised.isObject()) {
+            unreplayable(decisionId, summarised, request, record.path("requestDigest").asText("?"));
+        }
         if (!result.isObject() || !request.isObject() || target.isEmpty()) {
             throw new ArchiveException("the record of decision " + decisionId
                     + " is not a decision record: it needs an endpoint, a request object and a result object");
@@ -100,6 +104,13 @@ public final class Replay {
         }
         Evaluation before = logged(target, result, restored.snapshot(), notes);
         Evaluation after = Evaluation.of(new Decisions(registry, restored.snapshot()), target, encode(replayed));
+        if (summarised.isObject()) {
+            // the log kept each rule's count, not each firing: compare the replay's the same way
+            before = new Evaluation(target, before.result(), perRule(summarisedFirings(before.firings(), summarised)));
+            after = new Evaluation(target, after.result(), perRule(after.firings()));
+            notes.add("the record was summarised (its whole record took " + summarised.path("wholeBytes").asLong()
+                    + " bytes): its firings are compared by how often each rule fired, not one by one with their facts");
+        }
         if (masked && !after.refused()) {
             // the log masks the values the response repeats: compare masked with masked
             after = new Evaluation(target, (ObjectNode) Masking.maskParameters(after.result()), after.firings());
@@ -132,6 +143,49 @@ public final class Replay {
         ObjectNode stripped = result.deepCopy();
         stripped.remove(Evaluation.VOLATILE);
         return new Evaluation(target, stripped, firings);
+    }
+
+    /**
+     * Refuses a summarised record that lacks what a replay needs: its request (kept by digest only) or part of its
+     * result; the log itself then cannot reproduce the decision.
+     */
+    private static void unreplayable(String decisionId, JsonNode summarised, JsonNode request, String requestDigest) {
+        List<String> missing = new ArrayList<>();
+        for (JsonNode dropped : summarised.path("dropped")) {
+            String field = dropped.path("field").asText();
+            if (field.equals("request") || (field.startsWith("result.") && !field.equals("result.firedRules"))) {
+                missing.add(field + " (" + dropped.path("bytes").asLong() + " bytes)");
+            }
+        }
+        if (!missing.isEmpty() || !request.isObject()) {
+            throw new ArchiveException("the record of decision " + decisionId + " was summarised to fit the decision"
+                    + " log's bound (its whole record took " + summarised.path("wholeBytes").asLong() + " bytes): "
+                    + (missing.isEmpty() ? "its request" : String.join(", ", missing)) + " is not in the log, so the"
+                    + " decision cannot be replayed from the log itself (the request's digest is " + requestDigest + ")");
+        }
+        if (summarised.path("firings").path("otherRules").isObject()) {
+            throw new ArchiveException("the record of decision " + decisionId + " was summarised to fit the decision"
+                    + " log's bound and counts some of its firings without naming their rules: they cannot be compared");
+        }
+    }
+
+    /** The logged firings: those the restored snapshot recorded, then those the summary counts per rule. */
+    private static List<FiredRule> summarisedFirings(List<FiredRule> fromSnapshot, JsonNode summarised) {
+        List<FiredRule> firings = new ArrayList<>(fromSnapshot);
+        for (JsonNode rule : summarised.path("firings").path("byRule")) {
+            for (long i = 0; i < rule.path("count").asLong(); i++) {
+                firings.add(new FiredRule(rule.path("rule").asText(), firings.size() + 1, List.of()));
+            }
+        }
+        return firings;
+    }
+
+    /** Firings as counts per rule: sorted by rule name, without their facts, so that equal counts compare equal. */
+    static List<FiredRule> perRule(List<FiredRule> firings) {
+        List<FiredRule> sorted = new ArrayList<>(firings.size());
+        firings.stream().map(FiredRule::rule).sorted()
+                .forEach(rule -> sorted.add(new FiredRule(rule, sorted.size() + 1, List.of())));
+        return sorted;
     }
 
     private static boolean containsMask(JsonNode node) {

@@ -24,6 +24,8 @@ public final class Audit {
     private final RecentDecisions recent;
     private final Metrics metrics;
     private final boolean logParameters;
+    /** Records summarised to fit {@link DecisionRecord#MAX_BYTES}: many say requests are larger than the log was sized for. */
+    private final java.util.concurrent.atomic.AtomicLong summarised = new java.util.concurrent.atomic.AtomicLong();
 
     public Audit(DecisionLog log, RecentDecisions recent, Metrics metrics, boolean logParameters) {
         this.log = log;
@@ -31,6 +33,8 @@ public final class Audit {
         this.metrics = metrics;
         this.logParameters = logParameters;
         metrics.gauge("arbiter.decision.log.dropped", "Decision records dropped because the log could not keep up", log::dropped);
+        metrics.gauge("arbiter.decision.log.summarised",
+                "Decision records summarised because the whole record would pass the bound of 16 KiB", summarised::get);
         metrics.gauge("arbiter.decision.log.written", "Decision records written to the decision log", log::written);
         metrics.gauge("arbiter.decision.log.failed",
                 "Decision records that could not be written: a failed write, or not written in time", log::failed);
@@ -58,7 +62,9 @@ public final class Audit {
      * Records one decision whose response was encoded once as {@code response}: the log record embeds those bytes
      * (or, where the result carries parameter values that are not logged, a masked copy). In REQUIRED log mode this
      * returns once the record is written, and throws {@link DecisionLogUnavailableException} when it cannot be: then
-     * the decision must not be answered, and it is neither indexed nor counted.
+     * the decision must not be answered, and it is neither indexed nor counted. A record that would take more than
+     * {@link DecisionRecord#MAX_BYTES} is summarised ({@link RecordBound}): its firings counted per rule, its request
+     * kept by digest, and what else it takes to fit left out, each named in the record.
      */
     public void record(String endpoint, byte[] requestBody, JsonNode request, JsonNode result, byte[] response, long nanos) {
         String outcome = result.path("outcome").asText("DECIDED");
@@ -69,7 +75,18 @@ public final class Audit {
         String policyRevision = result.path("policyRevision").asText(null);
         Envelope envelope = new Envelope(decisionId, Instant.now().toString(), endpoint, digest(requestBody),
                 loggedRequest, outcome, nanos / 1_000);
-        DecisionRecord record = new DecisionRecord(decisionId, policyRevision, line(envelope, loggedResult));
+        byte[] head = encode(envelope);
+        // the head without its closing brace, the result field, the closing brace and the line end
+        long wholeBytes = head.length - 1L + RESULT_FIELD.length + loggedResult.length + 1 + 1;
+        byte[] json;
+        if (wholeBytes <= DecisionRecord.MAX_BYTES) {
+            json = line(head, loggedResult);
+        } else {
+            json = RecordBound.summarise(Documents.jsonMapper().valueToTree(envelope),
+                    logParameters ? result : Masking.maskParameters(result), wholeBytes, requestBody.length);
+            summarised.incrementAndGet();
+        }
+        DecisionRecord record = new DecisionRecord(decisionId, policyRevision, json);
         log.append(record).awaitWritten();
         recent.add(record);
         metrics.decision(endpoint, outcome, nanos, firedRules(result));
@@ -83,13 +100,13 @@ public final class Audit {
                             String outcome, long durationMicros) {
     }
 
-    /** The envelope as a JSON object whose last field is {@code result}, the already encoded bytes. */
-    private static byte[] line(Envelope envelope, byte[] result) {
-        byte[] head = encode(envelope);
-        byte[] field = ",\"result\":".getBytes(StandardCharsets.US_ASCII);
-        ByteArrayOutputStream line = new ByteArrayOutputStream(head.length + field.length + result.length);
+    private static final byte[] RESULT_FIELD = ",\"result\":".getBytes(StandardCharsets.US_ASCII);
+
+    /** The envelope (encoded as {@code head}) as a JSON object whose last field is {@code result}, the already encoded bytes. */
+    private static byte[] line(byte[] head, byte[] result) {
+        ByteArrayOutputStream line = new ByteArrayOutputStream(head.length + RESULT_FIELD.length + result.length);
         line.write(head, 0, head.length - 1);
-        line.writeBytes(field);
+        line.writeBytes(RESULT_FIELD);
         line.writeBytes(result);
         line.write('}');
         return line.toByteArray();

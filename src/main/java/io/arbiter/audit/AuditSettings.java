@@ -27,9 +27,15 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
         KAFKA
     }
 
-    /** Default rotation: a file of 64 MiB holds 5,000 to 13,000 implementation decisions (5 to 13 KB each). */
+    /**
+     * Default rotation: a file of 64 MiB holds 5,000 to 13,000 implementation decisions (5 to 13 KB each), and 4,096
+     * at worst (records of {@link DecisionRecord#MAX_BYTES}); the 5 rotated files keep 20,480 decisions at worst.
+     */
     public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_KEEP_FILES = 5;
+
+    /** What the default retention must keep whatever the requests (issue 44): a burst of large answers flushed it. */
+    public static final int MIN_DEFAULT_RETENTION = 20_000;
 
     public static final AuditSettings OFF = new AuditSettings(null, DecisionLog.Mode.BEST_EFFORT, false,
             DEFAULT_MAX_BYTES, DEFAULT_KEEP_FILES, 8192, 1_000, 0, Sink.FILE, null);
@@ -58,6 +64,15 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
     public AuditSettings withRetention(int newRecentDecisions, long newMemoryBytes) {
         return new AuditSettings(file, mode, logParameters, maxBytes, keepFiles, capacity, newRecentDecisions,
                 newMemoryBytes, sink, kafka);
+    }
+
+    /**
+     * The decisions the file sink's rotated files keep at the least, whatever the requests: a file is rotated only
+     * when the next line would take it past {@code maxBytes}, so each holds {@code maxBytes / MAX_BYTES} records of
+     * the largest size. The live file holds more besides, from none just after a rotation.
+     */
+    public long worstCaseRetention() {
+        return keepFiles * (maxBytes / DecisionRecord.MAX_BYTES);
     }
 
     public Audit open() {

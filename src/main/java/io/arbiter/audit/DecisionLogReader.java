@@ -101,6 +101,14 @@ public final class DecisionLogReader {
             subject.outcomes().merge(record.path("outcome").asText(), 1, Integer::sum);
             record.path("result").path("firedRules")
                     .forEach(rule -> subject.firings().merge(rule.path("rule").asText(), 1, Integer::sum));
+            // a summarised record counts its firings per rule instead of listing them
+            JsonNode counted = record.path("summarised").path("firings");
+            counted.path("byRule").forEach(rule ->
+                    subject.firings().merge(rule.path("rule").asText(), rule.path("count").asInt(), Integer::sum));
+            if (counted.path("otherRules").isObject()) {
+                subject.firings().merge("(rules a summarised record counts together)",
+                        counted.path("otherRules").path("count").asInt(), Integer::sum);
+            }
             // firings recorded once with the snapshot count by the reference (GET /v1/snapshots/{revision}/firings)
             JsonNode snapshot = record.path("result").path("snapshotFirings");
             if (snapshot.isObject()) {

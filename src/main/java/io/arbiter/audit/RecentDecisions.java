@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * The most recent decisions by id, bounded by count and by the heap their records keep
- * ({@link DecisionRecord#retainedBytes}): the oldest is forgotten first. The newest decision is always kept, however large.
- * A count alone does not bound memory: a large dependency decision's record is megabytes.
+ * ({@link DecisionRecord#retainedBytes}): the oldest is forgotten first. The newest decision is always kept. The audit's
+ * records take {@link DecisionRecord#MAX_BYTES} at most, so the default 1,000 keep 16 MiB at worst; the byte bound
+ * still holds a larger count, or a small heap's budget, to what it is given.
  */
 public final class RecentDecisions {
 

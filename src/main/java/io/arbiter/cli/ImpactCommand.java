@@ -132,7 +132,7 @@ final class ImpactCommand extends ArbiterCommand {
             new DecisionLogReader(replay, unreadable -> skipped.add(unreadable.toString())).forEach(record -> {
                 Probe probe = Probes.replay(record);
                 if (probe == null) {
-                    skipped.add("decision " + record.path("decisionId").asText("?") + ": the record names no request or target");
+                    skipped.add("decision " + record.path("decisionId").asText("?") + ": " + Probes.notReplayed(record));
                 } else {
                     probes.add(probe);
                 }

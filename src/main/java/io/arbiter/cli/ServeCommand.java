@@ -59,11 +59,11 @@ final class ServeCommand extends ArbiterCommand {
     DecisionLog.Mode decisionLogMode;
 
     @Option(names = "--decision-log-size", defaultValue = "64", paramLabel = "MIB",
-            description = "Rotate the decision log when the next record would take it past MIB MiB: FILE becomes FILE.1 (default: ${DEFAULT-VALUE}; an implementation decision takes 5 to 13 KB).")
+            description = "Rotate the decision log when the next record would take it past MIB MiB: FILE becomes FILE.1 (default: ${DEFAULT-VALUE}; an implementation decision takes 5 to 13 KB, a record at most 16 KiB).")
     long decisionLogSizeMib;
 
     @Option(names = "--decision-log-files", defaultValue = "5", paramLabel = "COUNT",
-            description = "Rotated decision-log files kept, FILE.1 (newest) to FILE.COUNT; a rotation deletes the oldest beyond that (default: ${DEFAULT-VALUE}). Ship or archive them before, for audits that reach further back.")
+            description = "Rotated decision-log files kept, FILE.1 (newest) to FILE.COUNT; a rotation deletes the oldest beyond that (default: ${DEFAULT-VALUE}; with the default size they keep 20,480 decisions at worst, COUNT x MIB x 64 in general). Ship or archive them before, for audits that reach further back.")
     int decisionLogFiles;
 
     @Option(names = "--log-parameters", description = "Write additional parameter values to the decision log (masked by default: they may hold secrets).")

@@ -53,9 +53,10 @@ public final class LiveImpact {
         }
         if (scope.recent()) {
             for (DecisionRecord record : live.audit().recentDecisions()) {
-                Probe probe = Probes.replay(parse(record));
+                JsonNode logged = parse(record);
+                Probe probe = Probes.replay(logged);
                 if (probe == null) {
-                    skipped.add("recent decision " + record.decisionId() + ": the record names no request or target");
+                    skipped.add("recent decision " + record.decisionId() + ": " + Probes.notReplayed(logged));
                 } else {
                     probes.add(probe);
                 }

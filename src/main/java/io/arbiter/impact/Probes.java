@@ -60,6 +60,17 @@ public final class Probes {
         return new Probe(Probe.Source.REPLAY, target, record.path("decisionId").asText(""), encode(request));
     }
 
+    /** Why {@link #replay} found no probe in {@code record}, as the caller reports the record skipped. */
+    public static String notReplayed(JsonNode record) {
+        JsonNode summarised = record.path("summarised");
+        if (summarised.isObject() && !record.path("request").isObject()) {
+            return "the record was summarised to fit the decision log's bound (its whole record took "
+                    + summarised.path("wholeBytes").asLong() + " bytes): its request is kept only by its digest "
+                    + record.path("requestDigest").asText("?") + ", so it cannot be replayed from the log";
+        }
+        return "the record names no request or target";
+    }
+
     private static ObjectNode refNode(Ref ref) {
         ObjectNode node = Documents.jsonMapper().createObjectNode();
         node.put("path", ref.path());

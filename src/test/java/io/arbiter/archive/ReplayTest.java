@@ -12,6 +12,7 @@ import io.arbiter.decision.Snapshot;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.testing.CostlyRequests;
 import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A logged decision of each kind, replayed under the archived snapshot it was decided with. */
@@ -89,6 +91,10 @@ class ReplayTest {
                 .path("decisionId").asText()));
         IDS.put("masked", decisions.decide("implementation", MASKED.getBytes(StandardCharsets.UTF_8), "application/json")
                 .path("decisionId").asText());
+        IDS.put("summarised", decisions.decide("backend", CostlyRequests.bytes(CostlyRequests.backendPatterns(8, 12)),
+                "application/json").path("decisionId").asText());
+        IDS.put("withoutRequest", decisions.decide("backend", CostlyRequests.bytes(CostlyRequests.backendUnmatchedTypes(500)),
+                "application/json").path("decisionId").asText());
         audit.close();
     }
 
@@ -158,5 +164,31 @@ class ReplayTest {
         assertFalse(report.identical());
         assertEquals(embedded.catalog().revision(), report.lookedFor().get("catalogRevision"));
         assertEquals(embedded.ruleBase("capact.backend").revision(), report.lookedFor().get("rulesRevision"));
+    }
+
+    @Test
+    void aSummarisedRecordWithItsRequestReplaysComparingEachRulesCount() throws Exception {
+        JsonNode record = record(IDS.get("summarised"));
+        assertTrue(record.path("summarised").isObject() && record.path("request").isObject(), record.toString());
+
+        Replay.Report report = Replay.replay(record, SnapshotArchive.at(archiveDir, 5), REGISTRY);
+
+        assertTrue(report.identical(), report.changes() + " " + report.firedOnlyBefore() + " " + report.firedOnlyAfter());
+        assertEquals(record.path("summarised").path("firings").path("count").asInt(), report.after().firings().size());
+        assertTrue(report.notes().stream().anyMatch(note -> note.contains("was summarised")
+                && note.contains("compared by how often each rule fired")), report.notes().toString());
+    }
+
+    @Test
+    void aSummarisedRecordWithoutItsRequestCannotBeReplayedFromTheLogAndSaysSo() throws Exception {
+        JsonNode record = record(IDS.get("withoutRequest"));
+        assertFalse(record.has("request"), record.toString());
+
+        ArchiveException refused = assertThrows(ArchiveException.class,
+                () -> Replay.replay(record, SnapshotArchive.at(archiveDir, 5), REGISTRY));
+
+        assertTrue(refused.getMessage().contains("was summarised") && refused.getMessage().contains("request (")
+                && refused.getMessage().contains("cannot be replayed from the log itself")
+                && refused.getMessage().contains(record.path("requestDigest").asText()), refused.getMessage());
     }
 }

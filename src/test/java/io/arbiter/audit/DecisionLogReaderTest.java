@@ -52,6 +52,32 @@ class DecisionLogReaderTest {
     }
 
     @Test
+    void aSummarisedRecordCountsItsFiringsPerRule() throws Exception {
+        Path log = temp.resolve("d.log");
+        Audit audit = new Audit(new FileDecisionLog(log, 1L << 30, 1, 100, DecisionLog.Mode.REQUIRED),
+                new RecentDecisions(10), new Metrics(), false);
+        var result = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                .put("decisionId", "d-1").put("outcome", "SELECTED");
+        var fired = result.putArray("firedRules");
+        for (int i = 0; i < 3_000; i++) {
+            fired.addObject().put("rule", i % 3 == 0 ? "p.A" : "p.B").put("order", i + 1).putArray("facts").add("fact-" + i);
+        }
+        String request = "{\"interface\":{\"path\":\"cap.interface.a\"}}";
+        audit.record("implementation", request.getBytes(StandardCharsets.UTF_8),
+                io.arbiter.document.Documents.jsonMapper().readTree(request), result,
+                io.arbiter.document.Documents.jsonMapper().writeValueAsBytes(result), 1_000);
+        audit.close();
+        Files.writeString(log, record("d-2", "cap.interface.a", "SELECTED", "p.A"), java.nio.file.StandardOpenOption.APPEND);
+
+        List<DecisionLogReader.Subject> summary = new DecisionLogReader(List.of(log), unreadable -> {
+            throw new AssertionError(unreadable.toString());
+        }).summary();
+
+        assertTrue(Files.readString(log).contains("\"summarised\""), "the first record is summarised");
+        assertEquals(List.of(Map.entry("p.B", 2_000), Map.entry("p.A", 1_001)), summary.get(0).mostFired(5));
+    }
+
+    @Test
     void equallyFiredRulesAreListedByName() {
         var subject = new DecisionLogReader.Subject("s", Map.of(), Map.of("p.Z", 3, "p.B", 3, "p.A", 1, "p.C", 3));
 

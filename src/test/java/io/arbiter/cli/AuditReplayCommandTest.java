@@ -11,6 +11,7 @@ import io.arbiter.decision.Snapshot;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.testing.CostlyRequests;
 import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,8 @@ class AuditReplayCommandTest {
     static Path archive;
     static Snapshot embedded;
     static String id;
+    /** A backend decision whose record was summarised without its request. */
+    static String summarisedId;
 
     private static CliRun run(String... args) {
         return CliRun.run(args);
@@ -51,7 +54,19 @@ class AuditReplayCommandTest {
         SnapshotArchive.at(archive, 5).write(embedded, Instant.now());
         id = decisions.decide("implementation", "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}".getBytes(),
                 "application/json").path("decisionId").asText();
+        summarisedId = decisions.decide("backend", CostlyRequests.bytes(CostlyRequests.backendUnmatchedTypes(500)), "application/json")
+                .path("decisionId").asText();
         audit.close();
+    }
+
+    @Test
+    void aSummarisedRecordWithoutItsRequestExitsOneSayingItCannotBeReplayedFromTheLog() {
+        CliRun run = run("audit", "--id", summarisedId, "--replay", log.toString(), "--archive", archive.toString());
+
+        assertEquals(1, run.exit(), run.out() + run.err());
+        assertTrue(run.err().contains("was summarised to fit the decision log's bound")
+                && run.err().contains("cannot be replayed from the log itself"), run.err());
+        assertFalse(run.out().contains("IDENTICAL"), run.out());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.arbiter.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
+import io.arbiter.testing.CostlyRequests;
 import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -134,6 +135,30 @@ class ImpactCommandTest {
         assertTrue(skipped.contains("hostile.log:1: not a decision record"), skipped);
         assertTrue(skipped.contains("hostile.log:3: not a decision record") && skipped.contains("nesting depth"), skipped);
         assertTrue(skipped.contains("decision norequest: the record names no request"), skipped);
+    }
+
+    @Test
+    void aSummarisedRecordWithoutItsRequestIsSkippedSayingWhy(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("decisions.log");
+        var registry = io.arbiter.policytype.PolicyTypeRegistry.discover();
+        var audit = new io.arbiter.audit.Audit(new io.arbiter.audit.FileDecisionLog(log, 1 << 24, 1, 100,
+                io.arbiter.audit.DecisionLog.Mode.REQUIRED), new io.arbiter.audit.RecentDecisions(10),
+                new io.arbiter.audit.Metrics(), false);
+        String id = new io.arbiter.runtime.Decisions(registry, io.arbiter.runtime.SnapshotLoader.load(
+                io.arbiter.decision.Settings.embedded(), registry), audit)
+                .decide("backend", CostlyRequests.bytes(CostlyRequests.backendUnmatchedTypes(500)), "application/json")
+                .path("decisionId").asText();
+        audit.close();
+
+        CliRun run = run("impact", "--candidate-policy", EXAMPLE.resolve("policy.yaml").toString(), "--replay", log.toString(),
+                "--format", "json");
+
+        assertEquals(0, run.exit(), run.err());
+        JsonNode report = Documents.jsonMapper().readTree(run.out());
+        assertEquals(0, report.path("bySource").path("replay").path("decisions").asInt(), run.out());
+        String skipped = report.path("skipped").toString();
+        assertTrue(skipped.contains("decision " + id + ": the record was summarised")
+                && skipped.contains("cannot be replayed from the log"), skipped);
     }
 
     @Test

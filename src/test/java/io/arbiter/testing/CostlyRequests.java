@@ -75,6 +75,50 @@ public final class CostlyRequests {
         return body;
     }
 
+    /** The embedded default's Helm release storage: a Hub storage an action policy's backend rule may name. */
+    public static final String HELM_STORAGE = "c268d3f5-8834-434b-bea2-b677793611c5";
+
+    /**
+     * A backend request whose answer is megabytes (issue 44): an action policy of two pattern rules (with and without a
+     * revision) at each depth {@code 1..depth} of {@code cap.a.….*}, and {@code typeRefs} Types of depth {@code depth + 1}
+     * under them, each a candidate of every rule. Depth 120 with 300 Types is a 130 KB body whose answer takes 21 MB.
+     */
+    public static ObjectNode backendPatterns(int depth, int typeRefs) {
+        ObjectNode body = Documents.jsonMapper().createObjectNode();
+        ArrayNode rules = body.putObject("actionPolicy").putObject("typeInstance").putArray("rules");
+        StringBuilder prefix = new StringBuilder("cap.");
+        for (int d = 1; d <= depth; d++) {
+            if (d > 1) {
+                prefix.append("a.");
+            }
+            for (boolean revision : new boolean[] {true, false}) {
+                ObjectNode typeRef = rules.addObject().putObject("typeRef").put("path", prefix + "*");
+                if (revision) {
+                    typeRef.put("revision", "0.1.0");
+                }
+            }
+        }
+        rules.forEach(rule -> ((ObjectNode) rule).putObject("backend").put("id", HELM_STORAGE));
+        ArrayNode refs = body.putArray("typeRefs");
+        for (int i = 0; i < typeRefs; i++) {
+            refs.addObject().put("path", prefix + "t" + i).put("revision", "0.1.0");
+        }
+        return body;
+    }
+
+    /**
+     * A backend request whose record is past the decision log's bound by the request's own size, cheap to decide:
+     * {@code types} Types only the action policy's two shallowest patterns ({@code cap.*}) cover (500: a body of about 24 KB).
+     */
+    public static ObjectNode backendUnmatchedTypes(int types) {
+        ObjectNode body = backendPatterns(2, 1);
+        ArrayNode refs = (ArrayNode) body.get("typeRefs");
+        for (int i = 0; i < types; i++) {
+            refs.addObject().put("path", "cap.type.other.t" + i).put("revision", "0.1.0");
+        }
+        return body;
+    }
+
     /** A minimal Implementation manifest of {@link #INTERFACE}. */
     public static ObjectNode implementation(String name, String revision) {
         ObjectNode manifest = Documents.jsonMapper().createObjectNode();
