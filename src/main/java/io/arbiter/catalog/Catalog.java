@@ -4,10 +4,13 @@ import com.networknt.schema.JsonSchema;
 import io.arbiter.document.ContentRevision;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.model.Implementation;
+import io.arbiter.model.ImplementationAttribute;
 import io.arbiter.model.Ref;
 import io.arbiter.model.TypeDefinition;
 
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +33,11 @@ public final class Catalog {
     private final Set<Ref> attributes;
     /** Every Type's JSON schema, compiled when the catalog is built so that no decision compiles one. */
     private final Map<Ref, TypeSchema> schemas;
+    /**
+     * Each Implementation's attributes as facts, built with the catalog: once per snapshot for the Hub's, once per
+     * request for a request's inline ones. Keyed by identity: the lists {@link #implementationsOf} returns.
+     */
+    private final Map<Implementation, List<ImplementationAttribute>> attributeFacts;
 
     /** Computed when first asked: a request's inline catalog is never asked. */
     private volatile String revision;
@@ -64,6 +72,15 @@ public final class Catalog {
                 (first, second) -> first));
         this.attributes = Set.copyOf(attributes);
         this.schemas = compiled != null ? compiled : compile(this.types.values());
+        Map<Implementation, List<ImplementationAttribute>> facts = new IdentityHashMap<>();
+        this.implementations.forEach(impl -> facts.put(impl, ImplementationAttribute.of(impl)));
+        this.attributeFacts = Collections.unmodifiableMap(facts);
+    }
+
+    /** The attributes of one of this catalog's Implementations, one fact per distinct attribute. */
+    public List<ImplementationAttribute> attributesOf(Implementation implementation) {
+        List<ImplementationAttribute> facts = attributeFacts.get(implementation);
+        return facts != null ? facts : ImplementationAttribute.of(implementation);
     }
 
     private static Map<Ref, TypeSchema> compile(Collection<TypeDefinition> types) {

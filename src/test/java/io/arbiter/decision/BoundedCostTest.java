@@ -45,6 +45,34 @@ class BoundedCostTest {
         assertTrue(twice < 2.5 * single, "300 policies: " + single + " bytes, 600: " + twice);
     }
 
+    /**
+     * Issue 44: 100 oneOf items each listing one attribute constraint 100 times, tried with 100 inline Implementations
+     * (190 KB). The matching rule walked the item's list, and per entry the Implementation's, for every pair inside one
+     * network evaluation: out of memory after 42 s under -Xmx512m, where neither the deadline nor the firings limit
+     * could act, and explaining needed a reason, and a firing, per listing. Constraints are now facts, each once: the
+     * decision derives no fact per pair, an explanation one reason per pair.
+     */
+    @Test
+    void oneOfItemsRepeatingAConstraintAreDecidedWithoutAFactPerPair() {
+        com.fasterxml.jackson.databind.node.ObjectNode request = CostlyRequests.repeatedAttributeRequest(100, 100, 100, false);
+        assertTrue(CostlyRequests.bytes(request).length > 180_000, "the request of the issue");
+
+        JsonNode decided = decide("implementation", request);
+        assertEquals("NO_MATCH", decided.path("outcome").asText());
+        int firings = decided.path("firedRules").size();
+        assertTrue(firings < 1_000, "merging 102 items, ranking, the verdict; nothing per pair: " + firings);
+
+        // 98 items: with the embedded global policy's two cap.* items they are counted at the explanation's limit
+        JsonNode explained = decide("implementation", CostlyRequests.repeatedAttributeRequest(98, 100, 100, true));
+        assertEquals(98, explained.path("explanation").size());
+        for (JsonNode item : explained.path("explanation")) {
+            assertEquals(100, item.path("rejected").size());
+            item.path("rejected").forEach(rejected -> assertEquals("[\"missing attribute cap.a\"]",
+                    rejected.path("reasons").toString(), "the constraint once, however often it is listed"));
+        }
+        assertTrue(explained.path("firedRules").size() < 2 * 98 * 100 + 1_000, "a trial and a reason per pair");
+    }
+
     @Test
     void aDecisionPastItsDeadlineIsRefusedAndTheNextOneIsDecided() {
         Decisions hurried = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()));

@@ -57,6 +57,32 @@ public final class CostlyRequests {
         return body;
     }
 
+    /**
+     * Issue 44: an implementation request for {@link #INTERFACE} whose action policy has one rule of {@code items}
+     * oneOf items, each listing the attribute constraint {@code cap.a} {@code repeats} times, and
+     * {@code implementations} inline Implementations of the Interface without attributes: no item matches. With
+     * 100 of each it is about 190 KB.
+     */
+    public static ObjectNode repeatedAttributeRequest(int items, int repeats, int implementations, boolean explain) {
+        ObjectNode body = Documents.jsonMapper().createObjectNode();
+        body.putObject("interface").put("path", INTERFACE).put("revision", "0.1.0");
+        ObjectNode rule = body.putObject("actionPolicy").putObject("interface").putArray("rules").addObject();
+        rule.putObject("interface").put("path", INTERFACE);
+        ArrayNode oneOf = rule.putArray("oneOf");
+        for (int i = 0; i < items; i++) {
+            ArrayNode attributes = oneOf.addObject().putObject("implementationConstraints").putArray("attributes");
+            for (int r = 0; r < repeats; r++) {
+                attributes.addObject().put("path", "cap.a");
+            }
+        }
+        ArrayNode list = body.putArray("implementations");
+        for (int i = 0; i < implementations; i++) {
+            list.add(implementation("i" + i, "0.1.0"));
+        }
+        body.put("explain", explain);
+        return body;
+    }
+
     /** An implementation request with two inline Implementations of {@link #INTERFACE} whose revisions are long and unique. */
     public static ObjectNode longRevisionsRequest(int revisionLength, String unique) {
         ObjectNode body = Documents.jsonMapper().createObjectNode();

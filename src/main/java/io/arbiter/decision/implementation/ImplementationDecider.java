@@ -282,10 +282,22 @@ public final class ImplementationDecider {
                     Policy.OneOfItem item = rule.oneOf().get(j);
                     String itemId = ruleId + ".oneOf[" + j + "]";
                     facts.add(new SourceItem(itemId, sourceId, rule.interfaceRef().toString(), j, item.constraints()));
+                    facts.addAll(constraintFacts(itemId, item.constraints().attributes(), item.constraints().requires()));
                     injectFacts(itemId, sourceId, item.inject(), store, facts);
                 }
             }
         }
+    }
+
+    /**
+     * An item's attribute and Type constraints as facts, each once: the rules join them against each Implementation's
+     * attributes and requirements, so a constraint listed a hundred times costs one join, not a hundred.
+     */
+    public static List<Object> constraintFacts(String itemId, List<Ref> attributes, List<Ref> requires) {
+        List<Object> facts = new ArrayList<>();
+        new LinkedHashSet<>(attributes).forEach(attribute -> facts.add(new ItemAttribute(itemId, attribute)));
+        new LinkedHashSet<>(requires).forEach(type -> facts.add(new ItemRequiredType(itemId, type)));
+        return facts;
     }
 
     private static void injectFacts(String itemId, String sourceId, Policy.Inject inject, TypeInstanceStore store,
@@ -318,6 +330,7 @@ public final class ImplementationDecider {
         Set<Ref> parameterTypes = new LinkedHashSet<>();
         for (Implementation implementation : catalog.implementationsOf(interfacePath)) {
             facts.add(implementation);
+            facts.addAll(catalog.attributesOf(implementation));
             facts.addAll(implementation.requirementGroups());
             facts.addAll(implementation.requirements());
             implementation.requirements().stream().map(Requirement::typeRef).forEach(requiredTypes::add);

@@ -46,6 +46,16 @@ public final class ImplementationFacts {
                             List<Ref> requires) implements Fact {
     }
 
+    /**
+     * An attribute that {@code implementationConstraints.attributes} of the source item {@code itemId} lists; once
+     * however often it is listed. The merged item keeps its surviving source item's id, so rules join on
+     * {@code OneOfItem.id}.
+     */
+    @FactId("{itemId} constrains attribute {attribute}") public record ItemAttribute(String itemId, Ref attribute) implements Fact {}
+
+    /** A Type that {@code implementationConstraints.requires} of the source item {@code itemId} lists; once. */
+    @FactId("{itemId} constrains required Type {type}") public record ItemRequiredType(String itemId, Ref type) implements Fact {}
+
     /** A TypeInstance that exists in the system (TypeInstance store or platform). */
     @FactId("typeInstance {id}") public record AvailableTypeInstance(String id, Ref typeRef) implements Fact {}
 

@@ -45,6 +45,23 @@ final class Facts {
         return new OneOfItem(rule.id() + ".oneOf[" + index + "]", rule.id(), index, path, attributes, requires);
     }
 
+    /** The item plus its constraints as facts, as the decider inserts them for its source item. */
+    static List<Object> withConstraints(OneOfItem item) {
+        List<Object> facts = new ArrayList<>();
+        facts.add(item);
+        facts.addAll(ImplementationDecider.constraintFacts(item.id(), item.attributes(), item.requires()));
+        return facts;
+    }
+
+    /** The source item plus its constraints as facts, as the decider inserts them. */
+    static List<Object> withConstraints(SourceItem item) {
+        List<Object> facts = new ArrayList<>();
+        facts.add(item);
+        facts.addAll(ImplementationDecider.constraintFacts(item.id(), item.constraints().attributes(),
+                item.constraints().requires()));
+        return facts;
+    }
+
     static OneOfItem anyItem(PolicyRule rule, int index) {
         return item(rule, index, null, List.of(), List.of());
     }
@@ -116,10 +133,11 @@ final class Facts {
         }
     }
 
-    /** The Implementation plus its groups and requirements, as the decider inserts them. */
+    /** The Implementation plus its attributes, groups and requirements, as the decider inserts them. */
     static List<Object> withRequirements(Implementation implementation) {
         List<Object> facts = new ArrayList<>();
         facts.add(implementation);
+        facts.addAll(io.arbiter.model.ImplementationAttribute.of(implementation));
         facts.addAll(implementation.requirementGroups());
         facts.addAll(implementation.requirements());
         return facts;

@@ -135,7 +135,8 @@ class InjectionRulesTest {
     }
 
     private Result decide(List<Object> facts, Implementation... implementations) {
-        List<Object> all = new ArrayList<>(facts);
+        List<Object> all = new ArrayList<>();
+        facts.forEach(fact -> all.addAll(fact instanceof SourceItem item ? Facts.withConstraints(item) : List.of(fact)));
         for (Implementation implementation : implementations) {
             all.addAll(withRequirements(implementation));
         }

@@ -29,6 +29,7 @@ import static io.arbiter.decision.implementation.Facts.impl;
 import static io.arbiter.decision.implementation.Facts.injected;
 import static io.arbiter.decision.implementation.Facts.item;
 import static io.arbiter.decision.implementation.Facts.rule;
+import static io.arbiter.decision.implementation.Facts.withConstraints;
 import static io.arbiter.decision.implementation.Facts.withRequirements;
 import static io.arbiter.testing.RuleTestSupport.assertFired;
 import static io.arbiter.testing.RuleTestSupport.assertFiredBefore;
@@ -88,7 +89,7 @@ class MatchingRulesTest {
     private static List<Object> facts(PolicyRule rule, List<OneOfItem> items, Implementation... implementations) {
         List<Object> facts = new ArrayList<>();
         facts.add(rule);
-        facts.addAll(items);
+        items.forEach(item -> facts.addAll(withConstraints(item)));
         for (Implementation implementation : implementations) {
             facts.addAll(withRequirements(implementation));
         }
@@ -119,6 +120,20 @@ class MatchingRulesTest {
         assertNotFired(result.fired(), TRIAL);
         REJECTIONS.forEach(rejection -> assertNotFired(result.fired(), rejection));
         assertTrue(result.reasons().isEmpty());
+    }
+
+    /** A constraint listed many times is one constraint: one join per pair, one reason (issue 44). */
+    @Test
+    void aRepeatedAttributeConstraintIsOneConstraint() {
+        PolicyRule rule = rule(0, new Ref("cap.*", null), 1);
+        Ref wanted = new Ref("cap.attribute.cloud.provider.gcp", null);
+        OneOfItem item = item(rule, 0, null, java.util.Collections.nCopies(100, wanted), List.of());
+        Result result = decide(facts(rule, List.of(item), impl("cap.implementation.a", "0.1.0").build(),
+                impl("cap.implementation.b", "0.1.0").attribute("cap.attribute.cloud.provider.gcp", "0.1.0").build()));
+
+        assertEquals(List.of("0:cap.implementation.b:0.1.0"), result.matches());
+        assertEquals(List.of("missing attribute cap.attribute.cloud.provider.gcp"), result.reasons());
+        assertFiredTimes(result.fired(), LACKS_ATTRIBUTE, 1);
     }
 
     @Test
