@@ -121,8 +121,12 @@ public final class ArbiterServer {
         }
         return vertx.deployVerticle(() -> context -> {
                     contexts.add(context);
-                    return vertx.createHttpServer(httpOptions(options))
-                            .connectionHandler(connection -> RequestHeadGuard.install(connection, options.readTimeout()))
+                    HttpServerOptions http = httpOptions(options);
+                    return vertx.createHttpServer(http)
+                            .connectionHandler(connection -> {
+                                MessageFraming.install(connection, http);
+                                RequestHeadGuard.install(connection, options.readTimeout());
+                            })
                             .invalidRequestHandler(ConnectionGuards::invalidRequest)
                             .requestHandler(router(vertx, decisions, options, memory))
                             .listen(port, options.host())

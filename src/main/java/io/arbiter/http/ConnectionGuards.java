@@ -40,7 +40,8 @@ final class ConnectionGuards {
         } else if (cause instanceof TooLongHttpHeaderException) {
             error = new ApiError(431, "INVALID_REQUEST", "the request headers are larger than "
                     + ServerOptions.MAX_HEADER_BYTES + " bytes");
-        } else if (cause instanceof RequestHeadGuard.UnsupportedVersionException) {
+        } else if (cause instanceof RequestHeadGuard.UnsupportedVersionException
+                || cause instanceof MessageFraming.AmbiguousFramingException) {
             error = new ApiError(400, "INVALID_REQUEST", cause.getMessage());
         } else {
             error = new ApiError(400, "INVALID_REQUEST", "the request line or headers are not valid HTTP/1.1");
