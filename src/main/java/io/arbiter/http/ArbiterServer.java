@@ -128,7 +128,7 @@ public final class ArbiterServer {
                                 RequestHeadGuard.install(connection, options.readTimeout());
                             })
                             .invalidRequestHandler(ConnectionGuards::invalidRequest)
-                            .requestHandler(router(vertx, decisions, options, memory))
+                            .requestHandler(RequestTarget.requiringHost(router(vertx, decisions, options, memory)))
                             .listen(port, options.host())
                             .onSuccess(servers::add);
                 }, new DeploymentOptions().setInstances(instances))
@@ -165,7 +165,15 @@ public final class ArbiterServer {
         Router router = Router.router(vertx);
         router.route().handler(handlers::countStatus);
         router.route().handler(ConnectionGuards.readTimeout(vertx, options.readTimeout()));
-        router.route().handler(ConnectionGuards::refuseForms);
+        router.route().handler(RequestTarget::check);
+        // What the head alone refuses, before the body is read (and before a client expecting 100 Continue is asked
+        // for it): who may administer, which query parameters a route reads, which bodies it can read.
+        router.put("/v1/policy").handler(admin).handler(QueryParameters.only("dryRun"));
+        router.post("/v1/impact").handler(admin).handler(QueryParameters.only("sweep", "recent", "limit"));
+        router.post("/v1/policy/validate").handler(QueryParameters.only("as"));
+        router.post("/v1/decisions/*").handler(QueryParameters.only());
+        router.get("/v1/snapshots/:revision/firings").handler(QueryParameters.only("key"));
+        router.route().handler(ConnectionGuards::refuseUnreadableBodies);
         router.route().handler(ConnectionGuards.bodyArriving(memory));
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
         router.route().handler(ConnectionGuards.bodyReceived(vertx));
@@ -183,9 +191,9 @@ public final class ArbiterServer {
         router.get("/v1/policy-types").handler(handlers::listPolicyTypes);
         router.get("/v1/policy-types/:name").handler(handlers::getPolicyType);
         router.get("/v1/policy").handler(handlers::getPolicy);
-        router.put("/v1/policy").handler(admin).handler(handlers::putPolicy);
+        router.put("/v1/policy").handler(handlers::putPolicy);
         router.post("/v1/policy/validate").handler(handlers::validatePolicy);
-        router.post("/v1/impact").handler(admin).handler(handlers::impact);
+        router.post("/v1/impact").handler(handlers::impact);
         router.get("/healthz").handler(handlers::healthz);
         router.get("/readyz").handler(handlers::readyz);
         router.get("/v1/status").handler(handlers::status);

@@ -257,13 +257,13 @@ public final class OpenApi {
         ObjectNode responses = operation.withObject("responses");
         for (int status : statuses) {
             responses.putObject(Integer.toString(status)).put("description", switch (status) {
-                case 400 -> "INVALID_REQUEST: malformed, or fails the schema (located)";
+                case 400 -> "INVALID_REQUEST: malformed, fails the schema (located), or a query parameter the operation does not read";
                 case 401 -> "UNAUTHORIZED: missing or wrong admin token";
                 case 403 -> "UNAUTHORIZED: the server has no admin token";
                 case 404 -> "NOT_FOUND";
                 case 412 -> "POLICY_CONFLICT: If-Match matches no live revision";
                 case 413 -> "PAYLOAD_TOO_LARGE: over 1 MiB, or (with Retry-After) past the request bytes the server can hold at once, being received or decided";
-                case 415 -> "INVALID_REQUEST: a form encoding";
+                case 415 -> "INVALID_REQUEST: a body neither JSON nor YAML (form, text/plain, untyped), or with a Content-Encoding";
                 case 422 -> "INVALID_POLICY: a policy that cannot be applied (located)";
                 case 503 -> "INTERNAL: not ready, the decision log cannot write, or past the decision deadline";
                 default -> "error";
