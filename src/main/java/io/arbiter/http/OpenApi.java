@@ -151,7 +151,23 @@ public final class OpenApi {
                 "The decision explorer: /ui/ is its page, the rest its scripts and styles", "explorer");
         pathParameter(asset, "file", "empty for the page, else an asset such as app.js");
         ok(asset, "the page or asset", "text/html", "text/javascript", "text/css");
+        paths.forEach(OpenApi::headLikeGet);
         return doc;
+    }
+
+    /** Every GET is served for HEAD too: the same statuses and headers, without a body. */
+    private static void headLikeGet(JsonNode item) {
+        if (item instanceof ObjectNode path && path.get("get") instanceof ObjectNode get) {
+            ObjectNode head = get.deepCopy();
+            head.put("operationId", get.path("operationId").asText() + "Head");
+            head.put("summary", "As GET, without the body");
+            head.withObject("responses").forEach(response -> {
+                if (response instanceof ObjectNode withContent) {
+                    withContent.remove("content");
+                }
+            });
+            path.set("head", head);
+        }
     }
 
     /** The component name of a target's request schema: {@code implementation} is {@code ImplementationRequest}. */
