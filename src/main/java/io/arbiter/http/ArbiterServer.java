@@ -133,7 +133,7 @@ public final class ArbiterServer {
                                 RequestHeadGuard.install(connection, options.readTimeout());
                             })
                             .invalidRequestHandler(ConnectionGuards::invalidRequest)
-                            .requestHandler(RequestTarget.requiringHost(router(vertx, decisions, options, memory)))
+                            .requestHandler(RequestTarget.guardingHost(router(vertx, decisions, options, memory), options.host()))
                             .listen(port, options.host())
                             .onSuccess(servers::add);
                 }, new DeploymentOptions().setInstances(instances))

@@ -22,20 +22,49 @@ final class RequestTarget {
     }
 
     /**
-     * Serves with {@code routes} what has a {@code Host} where HTTP/1.1 requires one. The router would fail such a
-     * request before any route runs, so it is refused here, and its connection closed.
+     * Serves with {@code routes} what has a {@code Host} where HTTP/1.1 requires one, and, when the server listens on
+     * {@code boundHost} of the loopback interface only, whose {@code Host} names the loopback interface. The router
+     * would fail a request without Host before any route runs; one naming another host is a page of another site
+     * that a DNS name resolving to 127.0.0.1 lets reach the server (DNS rebinding). Both are refused here, and their
+     * connection closed.
      */
-    static Handler<HttpServerRequest> requiringHost(Handler<HttpServerRequest> routes) {
+    static Handler<HttpServerRequest> guardingHost(Handler<HttpServerRequest> routes, String boundHost) {
+        boolean loopbackOnly = isLoopbackName(boundHost);
         return request -> {
-            if (request.version() == HttpVersion.HTTP_1_1 && request.getHeader("Host") == null) {
-                request.response().putHeader("Connection", "close");
-                Responses.fail(request.response(), new ApiError(400, "INVALID_REQUEST",
+            String host = request.getHeader("Host");
+            if (host == null && request.version() == HttpVersion.HTTP_1_1) {
+                refuseAndClose(request, new ApiError(400, "INVALID_REQUEST",
                         "an HTTP/1.1 request needs a Host header (RFC 9112 3.2)"));
-                request.connection().close();
-                return;
+            } else if (host != null && loopbackOnly && !isLoopbackName(withoutPort(host.trim()))) {
+                refuseAndClose(request, new ApiError(421, "INVALID_REQUEST", "this server listens on the loopback "
+                        + "interface only and answers requests for localhost, 127.0.0.1 or [::1], not for '"
+                        + ConnectionGuards.printable(host) + "'"));
+            } else {
+                routes.handle(request);
             }
-            routes.handle(request);
         };
+    }
+
+    private static void refuseAndClose(HttpServerRequest request, ApiError error) {
+        request.response().putHeader("Connection", "close");
+        Responses.fail(request.response(), error);
+        request.connection().close();
+    }
+
+    /** The names of the loopback interface a server may listen on, or a client name it by. */
+    static boolean isLoopbackName(String host) {
+        String name = host.toLowerCase(java.util.Locale.ROOT);
+        return name.equals("localhost") || name.equals("127.0.0.1") || name.equals("::1") || name.equals("[::1]");
+    }
+
+    /** {@code host:port} or {@code [v6]:port} without its port. */
+    private static String withoutPort(String authority) {
+        if (authority.startsWith("[")) {
+            int end = authority.indexOf(']');
+            return end < 0 ? authority : authority.substring(0, end + 1);
+        }
+        int colon = authority.indexOf(':');
+        return colon < 0 ? authority : authority.substring(0, colon);
     }
 
     static void check(RoutingContext ctx) {

@@ -277,7 +277,7 @@ public final class HostileInput {
                 Socket socket = new Socket(uri.getHost(), uri.getPort());
                 sockets.add(socket);
                 OutputStream out = socket.getOutputStream();
-                out.write(("POST /v1/decisions/dependencies HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                out.write(("POST /v1/decisions/dependencies HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                         + "Content-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.write(body);
                 out.flush();
@@ -329,24 +329,24 @@ public final class HostileInput {
 
     /** What a client below HTTP can send: each must be answered with a JSON error or the connection closed, in time. */
     void protocol() {
-        raw("protocol", "URI of 100 KB", "GET /" + "a".repeat(100_000) + " HTTP/1.1\r\nHost: x\r\n\r\n");
-        raw("protocol", "header of 100 KB", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: " + "a".repeat(100_000) + "\r\n\r\n");
-        raw("protocol", "5000 headers", "GET /healthz HTTP/1.1\r\nHost: x\r\n" + "X-A: a\r\n".repeat(5_000) + "\r\n");
+        raw("protocol", "URI of 100 KB", "GET /" + "a".repeat(100_000) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        raw("protocol", "header of 100 KB", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-A: " + "a".repeat(100_000) + "\r\n\r\n");
+        raw("protocol", "5000 headers", "GET /healthz HTTP/1.1\r\nHost: localhost\r\n" + "X-A: a\r\n".repeat(5_000) + "\r\n");
         raw("protocol", "garbage request line", "GARBAGE\r\n\r\n");
-        raw("protocol", "bad version", "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n");
-        raw("protocol", "bad chunk size", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        raw("protocol", "bad version", "GET /healthz HTTP/9.9\r\nHost: localhost\r\n\r\n");
+        raw("protocol", "bad chunk size", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n");
-        raw("protocol", "content-length and chunked", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        raw("protocol", "content-length and chunked", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
-        raw("protocol", "negative content-length", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n");
-        raw("protocol", "stalled body", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        raw("protocol", "negative content-length", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n");
+        raw("protocol", "stalled body", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 1000\r\n\r\n{\"interface\":");
-        raw("protocol", "stalled headers", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\n");
+        raw("protocol", "stalled headers", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\n");
         raw("protocol", "HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
-        raw("protocol", "h2c upgrade", "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+        raw("protocol", "h2c upgrade", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\n"
                 + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n");
         raw("protocol", "HTTP/1.0 no host", "GET /healthz HTTP/1.0\r\n\r\n");
-        raw("protocol", "unknown method", "BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        raw("protocol", "unknown method", "BREW /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
     }
 
     /** After everything above, well-formed decisions are answered and every one of them reaches the log whole. */

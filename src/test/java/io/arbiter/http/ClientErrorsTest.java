@@ -117,6 +117,21 @@ class ClientErrorsTest {
     }
 
     @Test
+    void onTheLoopbackInterfaceAHostNamingAnotherHostIs421() throws IOException {
+        // a page of evil.example whose name now resolves to 127.0.0.1 (DNS rebinding)
+        try (RawConnection answer = exchange("GET /v1/policy HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n")) {
+            assertEquals(421, answer.status(), answer.received());
+            assertEquals("INVALID_REQUEST", answer.json().path("error").path("code").asText(), answer.received());
+            assertTrue(answer.json().path("error").path("message").asText().contains("evil.example"), answer.received());
+        }
+        for (String host : new String[] {"localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1:1", "[::1]", "[::1]:8080"}) {
+            try (RawConnection answer = exchange("GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")) {
+                assertEquals(200, answer.status(), host + ": " + answer.received());
+            }
+        }
+    }
+
+    @Test
     void aBodyThatIsNeitherJsonNorYamlIs415NamingItsType() {
         HttpTestClient.Response text = post("/v1/decisions/implementation", "text/plain",
                 "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}");
