@@ -1,8 +1,11 @@
 package io.arbiter.http;
 
+import io.arbiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -14,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A request whose body could be read in two ways (RFC 9112 6.1, 6.3) is refused 400 with the contract's error body
- * and its connection closed, so that bytes hidden in its body are never served as a request of their own.
+ * and its connection closed, so that bytes hidden in its body are never served as a request of their own; nothing
+ * is logged above INFO.
  */
 class RequestFramingTest {
 
@@ -26,6 +30,10 @@ class RequestFramingTest {
 
     private static ArbiterServer server;
 
+    /** A refusal is the client's error: nothing is logged as a warning or an error. */
+    @RegisterExtension
+    final LogCapture logs = LogCapture.of("io.vertx", "io.netty", "io.arbiter.http");
+
     @BeforeAll
     static void start() throws Exception {
         server = TestServers.embedded(null);
@@ -34,6 +42,11 @@ class RequestFramingTest {
     @AfterAll
     static void stop() {
         server.stop();
+    }
+
+    @AfterEach
+    void nothingLogged() {
+        assertEquals(java.util.List.of(), logs.events().stream().map(Object::toString).toList());
     }
 
     private static RawConnection exchange(String request) throws IOException {
