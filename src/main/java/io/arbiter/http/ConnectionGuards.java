@@ -147,6 +147,11 @@ final class ConnectionGuards {
         }
         ctx.response().putHeader("Connection", "close");
         Responses.fail(ctx, error);
+        if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+            // the client waits for a 100 Continue that will not come before it sends the body: nothing to drop
+            request.connection().close();
+            return;
+        }
         long[] dropped = {0};
         request.handler(chunk -> {
             dropped[0] += chunk.length();

@@ -55,30 +55,6 @@ final class RawConnection implements AutoCloseable {
         return closedByServer;
     }
 
-    /** Reads until what the server sent contains {@code fragment}, it closes, or the deadline passes; true if it came. */
-    boolean awaitReceived(String fragment, Duration within) throws IOException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (!received().contains(fragment) && !closedByServer && System.nanoTime() < deadline) {
-            InputStream in = socket.getInputStream();
-            byte[] buffer = new byte[4096];
-            try {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, left)));
-                int read = in.read(buffer);
-                if (read < 0) {
-                    closedByServer = true;
-                } else {
-                    received.write(buffer, 0, read);
-                }
-            } catch (SocketTimeoutException e) {
-                // nothing yet: look again until the deadline
-            } catch (SocketException e) {
-                closedByServer = true;
-            }
-        }
-        return received().contains(fragment);
-    }
-
     /** Everything the server sent so far. */
     String received() {
         return received.toString(StandardCharsets.ISO_8859_1);
