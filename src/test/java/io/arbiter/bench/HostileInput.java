@@ -91,6 +91,7 @@ public final class HostileInput {
         leak();
         http();
         protocol();
+        conformance();
         auditSurvives();
     }
 
@@ -347,6 +348,32 @@ public final class HostileInput {
                 + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n");
         raw("protocol", "HTTP/1.0 no host", "GET /healthz HTTP/1.0\r\n\r\n");
         raw("protocol", "unknown method", "BREW /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    }
+
+    /**
+     * The requests of issue 44 ("one request must never take a replica down"): framing that could smuggle a
+     * request, undecodable targets, bodies the server does not read, early refusals. Each must be a JSON 4xx (or,
+     * for HEAD, a 2xx) in time.
+     */
+    void conformance() {
+        String json = "Content-Type: application/json\r\n";
+        String post = "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\n";
+        String hidden = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        raw("conformance", "xchunked", post + json + "Transfer-Encoding: xchunked\r\n\r\n" + hidden);
+        raw("conformance", "Transfer-Encoding twice", post + json + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+        raw("conformance", "folded Transfer-Encoding", post + json + "Transfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n");
+        raw("conformance", "HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n");
+        raw("conformance", "foreign Host", "GET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n");
+        raw("conformance", "% in the path", "GET /v1/decisions/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        raw("conformance", "% in the query", "POST /v1/policy/validate?as=% HTTP/1.1\r\nHost: localhost\r\n" + json
+                + "Content-Length: 2\r\n\r\n{}");
+        raw("conformance", "text/plain body", post + "Content-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}");
+        raw("conformance", "gzip body", post + json + "Content-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{}");
+        raw("conformance", "unknown admin query parameter", "PUT /v1/policy?dry_run=true HTTP/1.1\r\nHost: localhost\r\n"
+                + json + "Content-Length: 2\r\n\r\n{}");
+        raw("conformance", "unauthenticated Expect: 100-continue", "PUT /v1/policy HTTP/1.1\r\nHost: localhost\r\n" + json
+                + "Expect: 100-continue\r\nContent-Length: 2\r\n\r\n");
+        raw("conformance", "HEAD", "HEAD /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     }
 
     /** After everything above, well-formed decisions are answered and every one of them reaches the log whole. */
