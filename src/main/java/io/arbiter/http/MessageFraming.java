@@ -63,15 +63,10 @@ final class MessageFraming {
             return "Transfer-Encoding must be sent once";
         }
         if (!encodings.get(0).equalsIgnoreCase("chunked")) {
-            return "Transfer-Encoding must be chunked, on one line (not '" + printable(encodings.get(0))
+            return "Transfer-Encoding must be chunked, on one line (not '" + ConnectionGuards.printable(encodings.get(0))
                     + "'): no other transfer coding is accepted";
         }
         return null;
-    }
-
-    private static String printable(String value) {
-        String shown = value.length() <= 40 ? value : value.substring(0, 40) + "…";
-        return shown.replaceAll("[^\\x21-\\x7e ]", "?");
     }
 
     /** A request whose framing is ambiguous: the invalid-request handler answers it 400 with this message. */

@@ -158,14 +158,9 @@ final class RequestHeadGuard {
             ctx.close();
             return;
         }
-        String reason = cause == null || cause.getMessage() == null ? "" : ": " + shorten(cause.getMessage());
+        String reason = cause == null || cause.getMessage() == null ? "" : ": " + ConnectionGuards.printable(cause.getMessage());
         answerAndClose(ctx, HttpResponseStatus.BAD_REQUEST, new ApiError(400, "INVALID_REQUEST",
                 "the chunked request body is malformed" + reason));
-    }
-
-    private static String shorten(String text) {
-        String shown = text.length() <= 80 ? text : text.substring(0, 80) + "…";
-        return shown.replaceAll("[^\\x20-\\x7e]", "?");
     }
 
     private void cancelTimer() {
