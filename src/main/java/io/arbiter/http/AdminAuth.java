@@ -6,7 +6,10 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
-/** Guards admin routes: {@code Authorization: Bearer <token>}, compared in constant time; 403 when no token is configured. */
+/**
+ * Guards admin routes: {@code Authorization: Bearer <token>}, compared in constant time; 403 when no token is configured.
+ * Runs before the body is read: a refused request is never asked for its body (no {@code 100 Continue}).
+ */
 final class AdminAuth implements Handler<RoutingContext> {
 
     private final byte[] token;
@@ -19,7 +22,7 @@ final class AdminAuth implements Handler<RoutingContext> {
     @Override
     public void handle(RoutingContext ctx) {
         if (token == null) {
-            Responses.fail(ctx, new ApiError(403, "UNAUTHORIZED",
+            ConnectionGuards.refuse(ctx, new ApiError(403, "UNAUTHORIZED",
                     "policy administration is disabled: start the server with ARBITER_ADMIN_TOKEN set"));
             return;
         }
@@ -29,7 +32,7 @@ final class AdminAuth implements Handler<RoutingContext> {
                 ? header.substring(prefix.length()).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
         if (!MessageDigest.isEqual(presented, token)) {
             ctx.response().putHeader("WWW-Authenticate", "Bearer");
-            Responses.fail(ctx, new ApiError(401, "UNAUTHORIZED",
+            ConnectionGuards.refuse(ctx, new ApiError(401, "UNAUTHORIZED",
                     header == null ? "missing Authorization: Bearer <admin token>" : "the admin token is not valid"));
             return;
         }

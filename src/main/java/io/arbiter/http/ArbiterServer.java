@@ -12,6 +12,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
@@ -22,6 +24,9 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -121,10 +126,14 @@ public final class ArbiterServer {
         }
         return vertx.deployVerticle(() -> context -> {
                     contexts.add(context);
-                    return vertx.createHttpServer(httpOptions(options))
-                            .connectionHandler(connection -> RequestHeadGuard.install(connection, options.readTimeout()))
+                    HttpServerOptions http = httpOptions(options);
+                    return vertx.createHttpServer(http)
+                            .connectionHandler(connection -> {
+                                MessageFraming.install(connection, http);
+                                RequestHeadGuard.install(connection, options.readTimeout());
+                            })
                             .invalidRequestHandler(ConnectionGuards::invalidRequest)
-                            .requestHandler(router(vertx, decisions, options, memory))
+                            .requestHandler(RequestTarget.guardingHost(router(vertx, decisions, options, memory), options.host()))
                             .listen(port, options.host())
                             .onSuccess(servers::add);
                 }, new DeploymentOptions().setInstances(instances))
@@ -161,7 +170,15 @@ public final class ArbiterServer {
         Router router = Router.router(vertx);
         router.route().handler(handlers::countStatus);
         router.route().handler(ConnectionGuards.readTimeout(vertx, options.readTimeout()));
-        router.route().handler(ConnectionGuards::refuseForms);
+        router.route().handler(RequestTarget::check);
+        // What the head alone refuses, before the body is read (and before a client expecting 100 Continue is asked
+        // for it): who may administer, which query parameters a route reads, which bodies it can read.
+        router.put("/v1/policy").handler(admin).handler(QueryParameters.only("dryRun"));
+        router.post("/v1/impact").handler(admin).handler(QueryParameters.only("sweep", "recent", "limit"));
+        router.post("/v1/policy/validate").handler(QueryParameters.only("as"));
+        router.post("/v1/decisions/*").handler(QueryParameters.only());
+        get(router, "/v1/snapshots/:revision/firings").handler(QueryParameters.only("key"));
+        router.route().handler(ConnectionGuards::refuseUnreadableBodies);
         router.route().handler(ConnectionGuards.bodyArriving(memory));
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
         router.route().handler(ConnectionGuards.bodyReceived(vertx));
@@ -172,28 +189,63 @@ public final class ArbiterServer {
         // After the real targets: any other target is a 404 naming the known ones, not a 405 from GET /v1/decisions/:id.
         router.post("/v1/decisions/:target").handler(ctx -> ctx.fail(new Decisions.UnknownTargetException(
                 ctx.pathParam("target"), decisions.registry().targets().stream().map(Target::name).toList())));
-        router.get("/v1/decisions/:id").handler(handlers::getDecision);
-        router.get("/v1/snapshots/:revision/firings").handler(handlers::snapshotFirings);
-        router.get("/v1/rules/:revision").handler(handlers::rules);
-        router.get("/metrics").handler(handlers::metrics);
-        router.get("/v1/policy-types").handler(handlers::listPolicyTypes);
-        router.get("/v1/policy-types/:name").handler(handlers::getPolicyType);
-        router.get("/v1/policy").handler(handlers::getPolicy);
-        router.put("/v1/policy").handler(admin).handler(handlers::putPolicy);
+        get(router, "/v1/decisions/:id").handler(handlers::getDecision);
+        get(router, "/v1/snapshots/:revision/firings").handler(handlers::snapshotFirings);
+        get(router, "/v1/rules/:revision").handler(handlers::rules);
+        get(router, "/metrics").handler(handlers::metrics);
+        get(router, "/v1/policy-types").handler(handlers::listPolicyTypes);
+        get(router, "/v1/policy-types/:name").handler(handlers::getPolicyType);
+        get(router, "/v1/policy").handler(handlers::getPolicy);
+        router.put("/v1/policy").handler(handlers::putPolicy);
         router.post("/v1/policy/validate").handler(handlers::validatePolicy);
-        router.post("/v1/impact").handler(admin).handler(handlers::impact);
-        router.get("/healthz").handler(handlers::healthz);
-        router.get("/readyz").handler(handlers::readyz);
-        router.get("/v1/status").handler(handlers::status);
+        router.post("/v1/impact").handler(handlers::impact);
+        get(router, "/healthz").handler(handlers::healthz);
+        get(router, "/readyz").handler(handlers::readyz);
+        get(router, "/v1/status").handler(handlers::status);
         UiRoutes.register(router, vertx, decisions);
 
         router.route().failureHandler(ctx -> Responses.fail(ctx, ctx.failure() != null ? ctx.failure()
                 : statusError(ctx.statusCode())));
         router.errorHandler(404, ctx -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
                 "no route for " + ctx.request().method() + " " + ctx.request().path())));
-        router.errorHandler(405, ctx -> Responses.fail(ctx, new ApiError(405, "INVALID_REQUEST",
-                "method " + ctx.request().method() + " is not allowed on " + ctx.request().path())));
+        router.errorHandler(405, ctx -> {
+            String allowed = allowedMethods(router, ctx.request().path());
+            ctx.response().putHeader("Allow", allowed);
+            Responses.fail(ctx, new ApiError(405, "INVALID_REQUEST", "method " + ctx.request().method()
+                    + " is not allowed on " + ctx.request().path() + ": it takes " + allowed));
+        });
         return router;
+    }
+
+    /** A route for {@code GET} and {@code HEAD}: every resource that can be read can be asked for its headers alone. */
+    static Route get(Router router, String path) {
+        return router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD);
+    }
+
+    /** The methods the routes of {@code path} take, for a 405's {@code Allow} (RFC 9110 15.5.6). */
+    private static String allowedMethods(Router router, String path) {
+        Set<String> methods = new TreeSet<>();
+        for (Route route : router.getRoutes()) {
+            if (route.getPath() != null && route.methods() != null && pathPattern(route.getPath()).matcher(path).matches()) {
+                route.methods().forEach(method -> methods.add(method.name()));
+            }
+        }
+        return String.join(", ", methods);
+    }
+
+    /**
+     * A route's path as Vert.x matches it: {@code :name} is one segment; a path ending in {@code /} (Vert.x's form of
+     * {@code /ui/*}) is a prefix.
+     */
+    private static Pattern pathPattern(String routePath) {
+        StringBuilder regex = new StringBuilder();
+        for (String part : routePath.split("(?=[:/])")) {
+            regex.append(part.startsWith(":") ? "[^/]+" : Pattern.quote(part));
+        }
+        if (routePath.length() > 1 && routePath.endsWith("/")) {
+            regex.append(".*");
+        }
+        return Pattern.compile(regex.toString());
     }
 
     private static ApiError statusError(int status) {

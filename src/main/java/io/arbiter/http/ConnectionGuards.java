@@ -40,7 +40,8 @@ final class ConnectionGuards {
         } else if (cause instanceof TooLongHttpHeaderException) {
             error = new ApiError(431, "INVALID_REQUEST", "the request headers are larger than "
                     + ServerOptions.MAX_HEADER_BYTES + " bytes");
-        } else if (cause instanceof RequestHeadGuard.UnsupportedVersionException) {
+        } else if (cause instanceof RequestHeadGuard.UnsupportedVersionException
+                || cause instanceof MessageFraming.AmbiguousFramingException) {
             error = new ApiError(400, "INVALID_REQUEST", cause.getMessage());
         } else {
             error = new ApiError(400, "INVALID_REQUEST", "the request line or headers are not valid HTTP/1.1");
@@ -51,31 +52,70 @@ final class ConnectionGuards {
     }
 
     /**
-     * Refuses form-encoded bodies before the body handler would decode them as form fields: the endpoints read
-     * JSON or YAML documents, and a JSON body sent as a form with a {@code %} in it does not even decode.
+     * Refuses, before it is read, a body the endpoints would not read as sent (415): one in a content coding (the
+     * server decodes none), or of a media type other than JSON or YAML. Form, multipart and {@code text/plain}
+     * bodies are among them, and so is a body without a type: those are what a page of another site can make a
+     * browser send without a CORS preflight, so no page can have a browser send a decision or a policy. (A form
+     * body would also be decoded as form fields, and one with a {@code %} in it does not even decode.)
      */
-    static void refuseForms(RoutingContext ctx) {
-        String contentType = ctx.request().getHeader("Content-Type");
-        String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT).trim();
-        if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/")) {
+    static void refuseUnreadableBodies(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        if (!hasBody(request)) {
+            ctx.next();
+            return;
+        }
+        String encoding = request.getHeader("Content-Encoding");
+        if (encoding != null && !encoding.trim().equalsIgnoreCase("identity")) {
+            ctx.response().putHeader("Accept-Encoding", "identity");
+            refuse(ctx, new ApiError(415, "INVALID_REQUEST", "Content-Encoding " + printable(encoding)
+                    + " is not accepted: send the body unencoded (identity)"));
+            return;
+        }
+        String contentType = request.getHeader("Content-Type");
+        String type = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        if (!isDocumentType(type)) {
             ctx.response().putHeader("Accept", "application/json, application/yaml");
-            Responses.fail(ctx, new ApiError(415, "INVALID_REQUEST", "Content-Type " + type.split(";", 2)[0].trim()
-                    + " is not accepted: send the body as " + ACCEPTED_TYPES));
+            refuse(ctx, new ApiError(415, "INVALID_REQUEST", (type.isEmpty() ? "a request body needs a Content-Type"
+                    : "Content-Type " + printable(type) + " is not accepted") + ": send the body as " + ACCEPTED_TYPES));
             return;
         }
         ctx.next();
     }
 
+    /** JSON or YAML, as {@code Documents} reads them. */
+    private static boolean isDocumentType(String type) {
+        return switch (type) {
+            case "application/json", "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml" -> true;
+            default -> type.startsWith("application/") && (type.endsWith("+json") || type.endsWith("+yaml"));
+        };
+    }
+
+    private static boolean hasBody(HttpServerRequest request) {
+        String length = request.getHeader("Content-Length");
+        return request.headers().contains("Transfer-Encoding") || (length != null && !length.trim().equals("0"));
+    }
+
+    /** A header value as an error message may quote it: short, printable ASCII. */
+    static String printable(String value) {
+        String shown = value.length() <= 60 ? value : value.substring(0, 60) + "…";
+        return shown.replaceAll("[^\\x20-\\x7e…]", "?");
+    }
+
     /**
      * Starts the read timeout: a request whose body has not arrived {@code timeout} after its headers is answered
      * 408 and its connection closed, so that a stalled or trickling body does not hold a connection forever.
-     * {@link #bodyReceived} stops it.
+     * {@link #bodyReceived} stops it. A request answered before its body was read ({@link #refuse}) keeps it: its
+     * connection is closed at the timeout if the rest of the body has not come by then.
      */
     static Handler<RoutingContext> readTimeout(Vertx vertx, Duration timeout) {
         long millis = timeout.toMillis();
         return ctx -> {
             long timer = vertx.setTimer(millis, ignored -> {
-                if (ctx.response().ended() || ctx.response().closed()) {
+                if (ctx.request().isEnded() || ctx.response().closed()) {
+                    return;
+                }
+                if (ctx.response().ended()) {
+                    ctx.request().connection().close();
                     return;
                 }
                 ctx.response().putHeader("Connection", "close");
@@ -84,9 +124,41 @@ final class ConnectionGuards {
                 ctx.request().connection().close();
             });
             ctx.put(TIMER, timer);
-            ctx.addEndHandler(ignored -> vertx.cancelTimer(timer));
+            ctx.addEndHandler(ignored -> {
+                if (ctx.request().isEnded()) {
+                    vertx.cancelTimer(timer);
+                }
+            });
             ctx.next();
         };
+    }
+
+    /**
+     * Answers {@code error} before the request's body is read, so that a client that sent
+     * {@code Expect: 100-continue} is never asked for a body that would be refused. A body still to come is read
+     * and dropped (up to the body limit, within the read timeout), then the connection closed, as the answer's
+     * {@code Connection: close} says: closing at once could make the client's TCP stack discard the answer.
+     */
+    static void refuse(RoutingContext ctx, ApiError error) {
+        HttpServerRequest request = ctx.request();
+        if (request.isEnded()) {
+            Responses.fail(ctx, error);
+            return;
+        }
+        ctx.response().putHeader("Connection", "close");
+        Responses.fail(ctx, error);
+        if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+            // the client waits for a 100 Continue that will not come before it sends the body: nothing to drop
+            request.connection().close();
+            return;
+        }
+        long[] dropped = {0};
+        request.handler(chunk -> {
+            dropped[0] += chunk.length();
+            if (dropped[0] > ServerOptions.MAX_BODY_BYTES) {
+                request.connection().close();
+            }
+        }).endHandler(ended -> request.connection().close()).resume();
     }
 
     /**

@@ -151,7 +151,23 @@ public final class OpenApi {
                 "The decision explorer: /ui/ is its page, the rest its scripts and styles", "explorer");
         pathParameter(asset, "file", "empty for the page, else an asset such as app.js");
         ok(asset, "the page or asset", "text/html", "text/javascript", "text/css");
+        paths.forEach(OpenApi::headLikeGet);
         return doc;
+    }
+
+    /** Every GET is served for HEAD too: the same statuses and headers, without a body. */
+    private static void headLikeGet(JsonNode item) {
+        if (item instanceof ObjectNode path && path.get("get") instanceof ObjectNode get) {
+            ObjectNode head = get.deepCopy();
+            head.put("operationId", get.path("operationId").asText() + "Head");
+            head.put("summary", "As GET, without the body");
+            head.withObject("responses").forEach(response -> {
+                if (response instanceof ObjectNode withContent) {
+                    withContent.remove("content");
+                }
+            });
+            path.set("head", head);
+        }
     }
 
     /** The component name of a target's request schema: {@code implementation} is {@code ImplementationRequest}. */
@@ -257,13 +273,13 @@ public final class OpenApi {
         ObjectNode responses = operation.withObject("responses");
         for (int status : statuses) {
             responses.putObject(Integer.toString(status)).put("description", switch (status) {
-                case 400 -> "INVALID_REQUEST: malformed, or fails the schema (located)";
+                case 400 -> "INVALID_REQUEST: malformed, fails the schema (located), or a query parameter the operation does not read";
                 case 401 -> "UNAUTHORIZED: missing or wrong admin token";
                 case 403 -> "UNAUTHORIZED: the server has no admin token";
                 case 404 -> "NOT_FOUND";
                 case 412 -> "POLICY_CONFLICT: If-Match matches no live revision";
                 case 413 -> "PAYLOAD_TOO_LARGE: over 1 MiB, or (with Retry-After) past the request bytes the server can hold at once, being received or decided";
-                case 415 -> "INVALID_REQUEST: a form encoding";
+                case 415 -> "INVALID_REQUEST: a body neither JSON nor YAML (form, text/plain, untyped), or with a Content-Encoding";
                 case 422 -> "INVALID_POLICY: a policy that cannot be applied (located)";
                 case 503 -> "INTERNAL: not ready, the decision log cannot write, or past the decision deadline";
                 default -> "error";

@@ -3,16 +3,21 @@ package io.arbiter.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 
@@ -32,6 +37,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>A request line naming a major version other than 1 (e.g. {@code HTTP/9.9}, or an HTTP/2 preface) reaches
  *   the server's invalid-request handler as a decoding failure, so it is answered 400 with the contract's error
  *   body rather than by Vert.x's own empty 501; a later HTTP/1 minor version is served as HTTP/1.1.</li>
+ *   <li>A chunked body whose framing is malformed (a chunk size that is not hexadecimal, say) is answered 400 and
+ *   the connection closed: Vert.x would close it unanswered, and its route would count a 500. If the request was
+ *   answered already (refused before its body was read), the connection is only closed.</li>
  * </ul>
  * Vert.x 5 has no public hook into the connection's Netty pipeline; this reaches it through {@link ConnectionBase},
  * an internal class. {@code ConnectionTimeoutsTest} and {@code ProtocolErrorsTest} fail if a Vert.x upgrade moves
@@ -47,6 +55,9 @@ final class RequestHeadGuard {
     private final String timeoutText;
     private ScheduledFuture<?> headTimer;
     private boolean betweenRequests = true;
+    /** Request heads decoded, and final responses (not 1xx) written, on this connection. */
+    private long requests;
+    private long responses;
 
     private RequestHeadGuard(Duration timeout) {
         this.timeoutMillis = timeout.toMillis();
@@ -87,11 +98,22 @@ final class RequestHeadGuard {
         }
     }
 
-    /** After the decoder: a complete head stops the clock; the end of a request's body ends the request. */
-    private final class Decoded extends ChannelInboundHandlerAdapter {
+    /**
+     * After the decoder: a complete head stops the clock; the end of a request's body ends the request; a body the
+     * decoder could not read is answered here. Counts the final responses Vert.x writes.
+     */
+    private final class Decoded extends ChannelDuplexHandler {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            // a head the decoder could not read is a (full) request too: Vert.x answers it, through the server's
+            // invalid-request handler
+            if (!(msg instanceof HttpRequest) && msg instanceof HttpContent content && content.decoderResult().isFailure()) {
+                ReferenceCountUtil.release(content);
+                bodyNotDecoded(ctx, content.decoderResult().cause());
+                return;
+            }
             if (msg instanceof HttpRequest request) {
+                requests++;
                 cancelTimer();
                 HttpVersion version = request.protocolVersion();
                 if (version.majorVersion() != 1) {
@@ -113,6 +135,32 @@ final class RequestHeadGuard {
             cancelTimer();
             super.channelInactive(ctx);
         }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+            if (msg instanceof HttpResponse response && response.status().code() >= 200) {
+                responses++;
+            }
+            super.write(ctx, msg, promise);
+        }
+    }
+
+    /**
+     * Answers 400 and closes, unless the request was answered already or an earlier pipelined one is still being
+     * answered (a response now would be read as that one's); then only closes. Vert.x never sees the failure, so the
+     * request's route is not failed with an error it would count as the server's.
+     */
+    private void bodyNotDecoded(ChannelHandlerContext ctx, Throwable cause) {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        if (responses != requests - 1) {
+            ctx.close();
+            return;
+        }
+        String reason = cause == null || cause.getMessage() == null ? "" : ": " + ConnectionGuards.printable(cause.getMessage());
+        answerAndClose(ctx, HttpResponseStatus.BAD_REQUEST, new ApiError(400, "INVALID_REQUEST",
+                "the chunked request body is malformed" + reason));
     }
 
     private void cancelTimer() {
@@ -127,10 +175,15 @@ final class RequestHeadGuard {
         if (!ctx.channel().isActive()) {
             return;
         }
-        ApiError error = new ApiError(408, "INVALID_REQUEST", "the request headers were not received within " + timeoutText);
+        answerAndClose(ctx, HttpResponseStatus.REQUEST_TIMEOUT, new ApiError(408, "INVALID_REQUEST",
+                "the request headers were not received within " + timeoutText));
+    }
+
+    /** Writes {@code error} straight to the connection, below Vert.x, and closes it. */
+    private static void answerAndClose(ChannelHandlerContext ctx, HttpResponseStatus status, ApiError error) {
         byte[] body = Responses.encode(error.body()).getBytes();
-        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.REQUEST_TIMEOUT, Unpooled.wrappedBuffer(body));
+        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
                 .set(HttpHeaderNames.CONNECTION, "close");

@@ -44,21 +44,21 @@ final class UiRoutes {
 
     static void register(Router router, Vertx vertx, Decisions decisions) {
         UiRoutes ui = new UiRoutes(vertx, decisions);
-        router.get("/ui").handler(ctx -> { // Vert.x matches "/ui/" here too: only the bare path is redirected
+        ArbiterServer.get(router, "/ui").handler(ctx -> { // Vert.x matches "/ui/" here too: only the bare path is redirected
             if (ctx.request().path().equals("/ui")) {
                 ctx.response().setStatusCode(301).putHeader("Location", "/ui/").end();
             } else {
                 ctx.next();
             }
         });
-        router.get("/ui/*").handler(ctx -> {
+        ArbiterServer.get(router, "/ui/*").handler(ctx -> {
             ctx.response().putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
                     .putHeader("X-Content-Type-Options", "nosniff");
             ctx.next();
         }).handler(StaticHandler.create("ui").setCachingEnabled(false).setDirectoryListing(false));
-        router.get("/openapi.json").handler(ui::openApi);
-        router.get("/v1/catalog").handler(ui::catalog);
-        router.get("/v1/rules").handler(ui::rules);
+        ArbiterServer.get(router, "/openapi.json").handler(ui::openApi);
+        ArbiterServer.get(router, "/v1/catalog").handler(ui::catalog);
+        ArbiterServer.get(router, "/v1/rules").handler(ui::rules);
     }
 
     private void openApi(RoutingContext ctx) {

@@ -91,6 +91,7 @@ public final class HostileInput {
         leak();
         http();
         protocol();
+        conformance();
         auditSurvives();
     }
 
@@ -277,7 +278,7 @@ public final class HostileInput {
                 Socket socket = new Socket(uri.getHost(), uri.getPort());
                 sockets.add(socket);
                 OutputStream out = socket.getOutputStream();
-                out.write(("POST /v1/decisions/dependencies HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                out.write(("POST /v1/decisions/dependencies HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                         + "Content-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.write(body);
                 out.flush();
@@ -329,24 +330,50 @@ public final class HostileInput {
 
     /** What a client below HTTP can send: each must be answered with a JSON error or the connection closed, in time. */
     void protocol() {
-        raw("protocol", "URI of 100 KB", "GET /" + "a".repeat(100_000) + " HTTP/1.1\r\nHost: x\r\n\r\n");
-        raw("protocol", "header of 100 KB", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: " + "a".repeat(100_000) + "\r\n\r\n");
-        raw("protocol", "5000 headers", "GET /healthz HTTP/1.1\r\nHost: x\r\n" + "X-A: a\r\n".repeat(5_000) + "\r\n");
+        raw("protocol", "URI of 100 KB", "GET /" + "a".repeat(100_000) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        raw("protocol", "header of 100 KB", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-A: " + "a".repeat(100_000) + "\r\n\r\n");
+        raw("protocol", "5000 headers", "GET /healthz HTTP/1.1\r\nHost: localhost\r\n" + "X-A: a\r\n".repeat(5_000) + "\r\n");
         raw("protocol", "garbage request line", "GARBAGE\r\n\r\n");
-        raw("protocol", "bad version", "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n");
-        raw("protocol", "bad chunk size", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        raw("protocol", "bad version", "GET /healthz HTTP/9.9\r\nHost: localhost\r\n\r\n");
+        raw("protocol", "bad chunk size", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n");
-        raw("protocol", "content-length and chunked", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        raw("protocol", "content-length and chunked", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
-        raw("protocol", "negative content-length", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n");
-        raw("protocol", "stalled body", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        raw("protocol", "negative content-length", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n");
+        raw("protocol", "stalled body", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 1000\r\n\r\n{\"interface\":");
-        raw("protocol", "stalled headers", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\n");
+        raw("protocol", "stalled headers", "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\n");
         raw("protocol", "HTTP/2 preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
-        raw("protocol", "h2c upgrade", "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+        raw("protocol", "h2c upgrade", "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\n"
                 + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n");
         raw("protocol", "HTTP/1.0 no host", "GET /healthz HTTP/1.0\r\n\r\n");
-        raw("protocol", "unknown method", "BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        raw("protocol", "unknown method", "BREW /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    }
+
+    /**
+     * The requests of issue 44 ("one request must never take a replica down"): framing that could smuggle a
+     * request, undecodable targets, bodies the server does not read, early refusals. Each must be a JSON 4xx (or,
+     * for HEAD, a 2xx) in time.
+     */
+    void conformance() {
+        String json = "Content-Type: application/json\r\n";
+        String post = "POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\n";
+        String hidden = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        raw("conformance", "xchunked", post + json + "Transfer-Encoding: xchunked\r\n\r\n" + hidden);
+        raw("conformance", "Transfer-Encoding twice", post + json + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+        raw("conformance", "folded Transfer-Encoding", post + json + "Transfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n");
+        raw("conformance", "HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n");
+        raw("conformance", "foreign Host", "GET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n");
+        raw("conformance", "% in the path", "GET /v1/decisions/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        raw("conformance", "% in the query", "POST /v1/policy/validate?as=% HTTP/1.1\r\nHost: localhost\r\n" + json
+                + "Content-Length: 2\r\n\r\n{}");
+        raw("conformance", "text/plain body", post + "Content-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}");
+        raw("conformance", "gzip body", post + json + "Content-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{}");
+        raw("conformance", "unknown admin query parameter", "PUT /v1/policy?dry_run=true HTTP/1.1\r\nHost: localhost\r\n"
+                + json + "Content-Length: 2\r\n\r\n{}");
+        raw("conformance", "unauthenticated Expect: 100-continue", "PUT /v1/policy HTTP/1.1\r\nHost: localhost\r\n" + json
+                + "Expect: 100-continue\r\nContent-Length: 2\r\n\r\n");
+        raw("conformance", "HEAD", "HEAD /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     }
 
     /** After everything above, well-formed decisions are answered and every one of them reaches the log whole. */

@@ -166,7 +166,7 @@ class RequestMemoryTest {
     private Socket stall(String framing, int bytes) throws Exception {
         Socket socket = new Socket("127.0.0.1", server.actualPort());
         OutputStream out = socket.getOutputStream();
-        out.write(("POST /v1/decisions/implementation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing
+        out.write(("POST /v1/decisions/implementation HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" + framing
                 + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(" ".repeat(bytes).getBytes(StandardCharsets.US_ASCII));
         out.flush();
