@@ -111,6 +111,31 @@ class WorkBudgetTest {
         assertTrue(firings <= 2 * Limits.CLUSTERS + 5 * 1_000 + 100, "firings: " + firings);
     }
 
+    // ---- dependencies --------------------------------------------------------------------------------------------
+
+    @Test
+    void dependenciesOverTheirBudgetAreRefusedNamingTheirDimensions() {
+        // 20 policies of 100 templates, each policy depending on 10 ConfigMaps of 253-character names, none observed:
+        // 20,000 template dependencies each of weight 1 + 263 / 32 = 9, a 158 KB request that answered 43 MB
+        String problem = refused("dependencies", WorkRequests.templatesAndObserved(20, 100, 10, 0, 253));
+        assertTrue(problem.contains("182,020 units"), problem);
+        assertTrue(problem.contains("policies = 20"), problem);
+        assertTrue(problem.contains("policyTemplates = 2,000"), problem);
+        assertTrue(problem.contains("by the length of what they name) = 180,000"), problem);
+        assertTrue(problem.contains("budget of " + "%,d".formatted(Limits.DEPENDENCIES_WORK)), problem);
+        assertTrue(problem.contains("split the policies"), problem);
+    }
+
+    @Test
+    void dependenciesUnderTheirBudgetAreDecidedWithFiringsLinearInTheirWork() {
+        // as many template dependencies as a request may have, none met: 20 + 2,000 + 20,000 = 22,020 units
+        JsonNode decided = decide("dependencies", WorkRequests.templatesAndObserved(20, 100, 10, 0, 0));
+        assertEquals(20, decided.path("policies").size());
+        assertEquals("PENDING", decided.path("policies").get(19).path("templates").get(99).path("state").asText());
+        int firings = decided.path("firedRules").size();
+        assertTrue(firings <= 3 * 22_020, "firings: " + firings);
+    }
+
     // ---- helpers -------------------------------------------------------------------------------------------------
 
     private static JsonNode decide(String target, ObjectNode body) {

@@ -23,7 +23,7 @@ public final class WorkRequests {
             case "implementation:attributes" -> attributeConstraints(n[0], n[1], n[2]);
             case "backend:patterns" -> nestedPatterns(n[0], n[1]);
             case "rollout:mandatory" -> sameNamedGroups(n[0], n[1], n[2]);
-            case "dependencies:templates" -> templatesAndObserved(n[0], n[1], n[2], n[3]);
+            case "dependencies:templates" -> templatesAndObserved(n[0], n[1], n[2], n[3], n.length > 4 ? n[4] : 0);
             default -> throw new IllegalArgumentException("no request " + target + ":" + shape);
         };
     }
@@ -95,16 +95,19 @@ public final class WorkRequests {
 
     /**
      * A dependencies request of {@code policies} policies of {@code templates} templates each, every policy depending
-     * on {@code dependencies} ConfigMaps, and {@code observed} observed ConfigMaps (the dependencies among them).
+     * on {@code dependencies} ConfigMaps, and {@code observed} observed ConfigMaps (the dependencies among them); the
+     * ConfigMaps' names are padded to {@code nameLength} characters.
      */
-    public static ObjectNode templatesAndObserved(int policies, int templates, int dependencies, int observed) {
+    public static ObjectNode templatesAndObserved(int policies, int templates, int dependencies, int observed,
+                                                  int nameLength) {
+        String pad = "x".repeat(Math.max(0, nameLength - 6));
         ObjectNode body = Documents.jsonMapper().createObjectNode();
         ArrayNode list = body.putArray("policies");
         for (int p = 0; p < policies; p++) {
             ObjectNode policy = list.addObject().put("name", "p" + p).put("namespace", "ns");
             ArrayNode deps = policy.putArray("dependencies");
             for (int d = 0; d < dependencies; d++) {
-                deps.addObject().put("apiVersion", "v1").put("kind", "ConfigMap").put("name", "c" + d)
+                deps.addObject().put("apiVersion", "v1").put("kind", "ConfigMap").put("name", pad + "c" + d)
                         .put("namespace", "ns").put("compliance", "Compliant");
             }
             ArrayNode ts = policy.putArray("policyTemplates");
@@ -114,7 +117,7 @@ public final class WorkRequests {
         }
         ArrayNode seen = body.putArray("observed");
         for (int o = 0; o < observed; o++) {
-            seen.addObject().put("apiVersion", "v1").put("kind", "ConfigMap").put("name", "c" + o).put("namespace", "ns")
+            seen.addObject().put("apiVersion", "v1").put("kind", "ConfigMap").put("name", pad + "c" + o).put("namespace", "ns")
                     .put("compliant", "Compliant");
         }
         return body;
