@@ -45,6 +45,18 @@ class WorkBudgetTest {
         assertTrue(problem.contains("fewer oneOf items"), problem);
     }
 
+    /** Items of rules keyed on the same Interface merge into one list, placed by comparing them with each other. */
+    @Test
+    void implementationItemsArePairedWithEachOtherEvenWithoutImplementations() {
+        // rules for the Interface of 100 items each in the action policy and a workflow policy, and the global
+        // policy's 2 items: 202² = 40,804 units
+        ObjectNode request = CostlyRequests.explainRequest(100, 0, false);
+        request.putArray("workflowPolicies").add(request.get("actionPolicy").deepCopy());
+        String problem = refused("implementation", request);
+        assertTrue(problem.contains("40,804 units"), problem);
+        assertTrue(problem.contains("oneOf items (of the rules that can apply, in every policy) = 202"), problem);
+    }
+
     @Test
     void implementationUnderItsBudgetIsDecided() {
         // 20 items (and the global policy's 2) x 800 Implementations + 800 x 1 + 22² = 18,884 units: every
