@@ -60,7 +60,8 @@ final class BackendPolicyAnalysis {
                 }
             });
             BackendDecision decision = BackendDecider.decide(Documents.parseJson(Documents.jsonMapper().valueToTree(request)
-                    .toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), with, with.ruleBase(BackendPolicyType.NAME));
+                    .toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), with, with.ruleBase(BackendPolicyType.NAME),
+                    false);
             decision.backends().forEach(backend -> decidedBy.put(backend.typeRef(), backend.ruleTypeRef()));
         }
         List<Finding> findings = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.arbiter.decision.dependencies;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Limits;
+import io.arbiter.decision.Work;
 import io.arbiter.decision.dependencies.DependenciesDecision.DependencyRef;
 import io.arbiter.decision.dependencies.DependenciesDecision.PendingPolicy;
 import io.arbiter.decision.dependencies.DependenciesDecision.PolicyResult;
@@ -126,6 +127,58 @@ public final class DependenciesDecider {
             }
         }
         return facts;
+    }
+
+    /**
+     * The cost model of a dependencies decision. Each template is judged against each dependency it has (its own and
+     * its policy's, PolicySets expanded), and a pending template lists and explains each unmet one, naming it in its
+     * message and in the firings: the template dependencies, as {@link Limits#TEMPLATE_DEPENDENCIES} counts them,
+     * are most of the work and of the answer. Each weighs {@code 1 + its label's length / 32}, the label ("Kind name")
+     * being how messages name it: a 253-character name is repeated per template (158 KB of 20 policies of 100
+     * templates depending on 10 such ConfigMaps answered 43 MB). Templates, policies and PolicySet members add a fact
+     * and a few firings each. Observed objects are looked up in a hash map while the facts are made, and are no facts:
+     * one lookup per dependency, listed, not multiplied. A decision fires at most about 3 firings per unit.
+     */
+    static Work work(List<Object> facts, int observed) {
+        Map<Integer, Long> templatesOf = new HashMap<>();
+        Map<Integer, Long> policyWanted = new HashMap<>();
+        long policies = 0;
+        long templates = 0;
+        long extras = 0;
+        long members = 0;
+        for (Object fact : facts) {
+            if (fact instanceof PolicyFact) {
+                policies++;
+            } else if (fact instanceof Template template) {
+                templates++;
+                templatesOf.merge(template.policyIndex(), 1L, Long::sum);
+            } else if (fact instanceof Wanted wanted) {
+                long weight = 1 + wanted.dependency().label().length() / 32;
+                if (wanted.source() == Source.POLICY) {
+                    policyWanted.merge(wanted.policyIndex(), weight, Long::sum);
+                } else {
+                    extras += weight;
+                }
+            } else if (fact instanceof SetMember) {
+                members++;
+            }
+        }
+        long weighted = extras;
+        for (Map.Entry<Integer, Long> wanted : policyWanted.entrySet()) {
+            weighted += wanted.getValue() * templatesOf.getOrDefault(wanted.getKey(), 0L);
+        }
+        long units = policies + templates + weighted + members;
+        return new Work(KIND, "policies + templates + Σ over template dependencies of (1 + label length / 32)"
+                + " + PolicySet members", List.of(
+                Work.dimension("policies", policies),
+                Work.dimension("policyTemplates", templates),
+                Work.dimension("weighted template dependencies (each template's own and its policy's, PolicySets"
+                        + " expanded, by the length of what they name)", weighted),
+                Work.dimension("PolicySet members", members),
+                Work.dimension("observed objects (looked up, not multiplied)", observed)),
+                units, Limits.DEPENDENCIES_WORK,
+                "split the policies over several requests, or send fewer templates per policy or dependencies with"
+                        + " shorter names");
     }
 
     /** The observed objects by {@link Observed#key()} and by {@link Observed#localKey()}. */
@@ -373,6 +426,7 @@ public final class DependenciesDecider {
     /** As {@link #decide(JsonNode, CompiledRuleBase)}, gating in the given number of partitions (tests and benchmarks). */
     public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase, int partitions) {
         List<Object> facts = facts(body);
+        work(facts, body.path("observed").size()).requireWithinBudget();
         CompiledRuleBase.Run<Result> run = partitions > 1
                 ? runPartitioned(facts, body.path("policies").size(), partitions, ruleBase)
                 : ruleBase.run(facts, PHASES, DependenciesDecider::read);

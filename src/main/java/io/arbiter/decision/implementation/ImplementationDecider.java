@@ -11,6 +11,7 @@ import io.arbiter.decision.implementation.ImplementationDecision.ItemExplanation
 import io.arbiter.decision.implementation.ImplementationDecision.RejectedImplementation;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Limits;
+import io.arbiter.decision.Work;
 import io.arbiter.decision.implementation.ImplementationFacts.*;
 import io.arbiter.document.Problem;
 import io.arbiter.decision.implementation.ImplementationFacts.ApplicableRule;
@@ -90,7 +91,7 @@ public final class ImplementationDecider {
 
     /** Runs every phase of the rules over the snapshot's facts and the request's: what is not derived. */
     static ImplementationDecision decideAtRequestTime(ImplementationRequest request, Snapshot snapshot) {
-        Evaluation evaluation = evaluate(request, snapshot);
+        Evaluation evaluation = evaluate(request, snapshot, true);
         return decision(evaluation, evaluation.run().firedRules(), null, snapshot);
     }
 
@@ -141,7 +142,7 @@ public final class ImplementationDecider {
             // each derivation has a decision's budget of its own, also when a decision is the first to need them
             try {
                 decisions.put(interfaceRef, DecisionDeadline.after(DecisionDeadline.DEFAULT_BUDGET)
-                        .within(() -> evaluate(ImplementationRequest.forInterface(interfaceRef), snapshot)));
+                        .within(() -> evaluate(ImplementationRequest.forInterface(interfaceRef), snapshot, false)));
             } catch (RuntimeException e) {
                 // left to request time, which refuses it the way every decision is refused
                 LOG.warn("the decision for {} is not derived with the snapshot: {}", interfaceRef, e.toString());
@@ -166,7 +167,7 @@ public final class ImplementationDecider {
     }
 
     public static Analysis analyse(ImplementationRequest request, Snapshot snapshot) {
-        Evaluation evaluation = evaluate(request, snapshot);
+        Evaluation evaluation = evaluate(request, snapshot, false);
         Result result = evaluation.run().result();
         List<Problem> problems = result.problems().stream().filter(problem -> !problem.storeLookup())
                 .map(problem -> Problem.at(problem.location().startsWith("$") ? problem.location() : "$." + problem.location(),
@@ -184,7 +185,11 @@ public final class ImplementationDecider {
     private record Evaluation(Ref interfaceRef, CompiledRuleBase ruleBase, CompiledRuleBase.Run<Result> run) {
     }
 
-    private static Evaluation evaluate(ImplementationRequest request, Snapshot snapshot) {
+    /**
+     * {@code budgeted}: a request's decision is refused past {@link Limits#IMPLEMENTATION_WORK}; the decisions derived
+     * with a snapshot and the lint's analysis hold only the server's own catalog and policies, which the operator sized.
+     */
+    private static Evaluation evaluate(ImplementationRequest request, Snapshot snapshot, boolean budgeted) {
         Catalog catalog = request.implementations() == null ? snapshot.catalog()
                 : snapshot.catalog().withImplementations(request.implementations());
         TypeInstanceStore store = request.typeInstances() == null ? snapshot.typeInstances()
@@ -199,6 +204,9 @@ public final class ImplementationDecider {
         }
         catalogFacts(interfaceRef.path(), catalog, store, snapshot.platformTypeInstances(), facts);
 
+        if (budgeted) {
+            work(facts).requireWithinBudget();
+        }
         if (request.explain()) {
             requireExplainableSize(facts);
         }
@@ -206,6 +214,44 @@ public final class ImplementationDecider {
         List<String> phases = request.explain() ? withExplanation() : PHASES;
         return new Evaluation(interfaceRef, ruleBase,
                 ruleBase.run(facts, phases, session -> read(session, request.explain())));
+    }
+
+    /**
+     * The cost model of an implementation decision. Matching tries every oneOf item of the rules that can apply (in
+     * every policy: the request's and the global one) with every Implementation of the Interface (the catalog's and
+     * the request's inline ones), and each try walks the item's constraints (attributes, requires) and the
+     * Implementation's requirements, requirement groups and attributes. So the work is, summed over the pairs,
+     * {@code 1 + constraints(item) + requirements(Implementation)}: {@code items × Implementations + Implementations ×
+     * Σ constraints + items × Σ requirements}. Merging the items pairs them with each other ({@code items²}, counted
+     * too), and what a decision derives and lists (matches, firings) is at most one entry per pair.
+     */
+    static Work work(List<Object> facts) {
+        long items = 0;
+        long constraints = 0;
+        long implementations = 0;
+        long requirements = 0;
+        for (Object fact : facts) {
+            if (fact instanceof SourceItem item) {
+                items++;
+                constraints += item.constraints().attributes().size() + item.constraints().requires().size();
+            } else if (fact instanceof Implementation implementation) {
+                implementations++;
+                requirements += implementation.requirements().size() + implementation.requirementGroups().size()
+                        + implementation.attributes().size();
+            }
+        }
+        long units = Work.plus(Work.plus(Work.times(items, implementations), Work.times(implementations, constraints)),
+                Work.plus(Work.times(items, requirements), Work.times(items, items)));
+        return new Work(KIND, "oneOf items × Implementations + Implementations × constraints + oneOf items × requirements"
+                + " + oneOf items²", List.of(
+                Work.dimension("oneOf items (of the rules that can apply, in every policy)", items),
+                Work.dimension("Implementations of the Interface (catalog and inline)", implementations),
+                Work.dimension("constraints (attributes and requires of those items)", constraints),
+                Work.dimension("requirements (requires, requirement groups and attributes of those Implementations)",
+                        requirements)),
+                units, Limits.IMPLEMENTATION_WORK,
+                "send fewer oneOf items, fewer constraints per item or fewer inline Implementations, or split the"
+                        + " policies over several requests");
     }
 
     /**

@@ -60,6 +60,7 @@ public final class RolloutDecider {
     }
 
     public static RolloutDecision decide(RolloutRequest request, CompiledRuleBase ruleBase) {
+        request.work().requireWithinBudget();
         CompiledRuleBase.Run<Result> run = ruleBase.run(request.facts(), PHASES, RolloutDecider::read);
         Result result = run.result();
         if (result.decided().size() != 1 || result.aggregated().size() != 1) {

@@ -2,6 +2,8 @@ package io.arbiter.decision.rollout;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.Limits;
+import io.arbiter.decision.Work;
 import io.arbiter.decision.rollout.RolloutFacts.ClusterState;
 import io.arbiter.decision.rollout.RolloutFacts.Group;
 import io.arbiter.decision.rollout.RolloutFacts.LimitSpec;
@@ -126,6 +128,46 @@ public final class RolloutRequest {
 
     public List<Object> facts() {
         return facts;
+    }
+
+    /**
+     * The cost model of a rollout decision. Each mandatory entry is joined with the groups it names (by name, or by
+     * index), so entries naming a name many groups share cost {@code entries × groups}: the mandatory selections,
+     * counted here exactly. The rest of a rollout walks the groups and treats each cluster once:
+     * {@code clusters + groups}. A decision fires and answers at most a few entries per cluster and per group, plus one
+     * per mandatory selection.
+     */
+    public Work work() {
+        Map<String, Long> named = new HashMap<>();
+        Map<Integer, Long> indexed = new HashMap<>();
+        long groups = 0;
+        for (Object fact : facts) {
+            if (fact instanceof Group group) {
+                groups++;
+                named.merge(group.groupName(), 1L, Long::sum);
+                indexed.merge(group.groupIndex(), 1L, Long::sum);
+            }
+        }
+        long entries = 0;
+        long selections = 0;
+        for (Object fact : facts) {
+            if (fact instanceof MandatoryEntry entry) {
+                entries++;
+                // as rules/rollout/10-setup.drl selects: by a name when the entry gives one, else by the index
+                selections += entry.groupName().isEmpty() ? indexed.getOrDefault(entry.groupIndex(), 0L)
+                        : named.getOrDefault(entry.groupName(), 0L);
+            }
+        }
+        long units = Work.plus(Work.plus(clusters.size(), groups), selections);
+        return new Work(RolloutDecider.KIND, "clusters + decision groups + Σ over mandatory entries of the groups each"
+                + " names", List.of(
+                Work.dimension("clusters (of the decision groups)", clusters.size()),
+                Work.dimension("decisionGroups", groups),
+                Work.dimension("mandatoryDecisionGroups entries", entries),
+                Work.dimension("mandatory selections (entry, group it names) pairs", selections)),
+                units, Limits.ROLLOUT_WORK,
+                "name each mandatory group once (one entry selects every group of its name), or give groups distinct"
+                        + " names, or split the rollout");
     }
 
     public Settings settings() {
