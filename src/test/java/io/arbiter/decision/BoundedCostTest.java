@@ -49,28 +49,32 @@ class BoundedCostTest {
      * Issue 44: 100 oneOf items each listing one attribute constraint 100 times, tried with 100 inline Implementations
      * (190 KB). The matching rule walked the item's list, and per entry the Implementation's, for every pair inside one
      * network evaluation: out of memory after 42 s under -Xmx512m, where neither the deadline nor the firings limit
-     * could act, and explaining needed a reason, and a firing, per listing. Constraints are now facts, each once: the
-     * decision derives no fact per pair, an explanation one reason per pair.
+     * could act. Its work is now over the budget, and refused before any rule runs. Constraints are facts, each once:
+     * a request under the budget that repeats its constraints as often derives no fact per pair, and an explanation
+     * gives one reason per pair.
      */
     @Test
-    void oneOfItemsRepeatingAConstraintAreDecidedWithoutAFactPerPair() {
+    void oneOfItemsRepeatingAConstraintAreRefusedOverTheBudgetAndDecidedWithoutAFactPerPairUnderIt() {
         com.fasterxml.jackson.databind.node.ObjectNode request = CostlyRequests.repeatedAttributeRequest(100, 100, 100, false);
         assertTrue(CostlyRequests.bytes(request).length > 180_000, "the request of the issue");
+        DecisionException refused = assertThrows(DecisionException.class, () -> decide("implementation", request));
+        assertTrue(refused.getMessage().contains("over its work budget"), refused.getMessage());
 
-        JsonNode decided = decide("implementation", request);
+        // 10 items listing cap.a 100 times each, with 100 Implementations: one distinct constraint per item, about 2,500
+        // units; counted per listing it would be about 100,000, over the budget
+        JsonNode decided = decide("implementation", CostlyRequests.repeatedAttributeRequest(10, 100, 100, false));
         assertEquals("NO_MATCH", decided.path("outcome").asText());
         int firings = decided.path("firedRules").size();
-        assertTrue(firings < 1_000, "merging 102 items, ranking, the verdict; nothing per pair: " + firings);
+        assertTrue(firings < 200, "merging 12 items, ranking, the verdict; nothing per pair or per listing: " + firings);
 
-        // 98 items: with the embedded global policy's two cap.* items they are counted at the explanation's limit
-        JsonNode explained = decide("implementation", CostlyRequests.repeatedAttributeRequest(98, 100, 100, true));
-        assertEquals(98, explained.path("explanation").size());
+        JsonNode explained = decide("implementation", CostlyRequests.repeatedAttributeRequest(10, 100, 100, true));
+        assertEquals(10, explained.path("explanation").size());
         for (JsonNode item : explained.path("explanation")) {
             assertEquals(100, item.path("rejected").size());
             item.path("rejected").forEach(rejected -> assertEquals("[\"missing attribute cap.a\"]",
                     rejected.path("reasons").toString(), "the constraint once, however often it is listed"));
         }
-        assertTrue(explained.path("firedRules").size() < 2 * 98 * 100 + 1_000, "a trial and a reason per pair");
+        assertTrue(explained.path("firedRules").size() < 2 * 10 * 100 + 200, "a trial and a reason per pair");
     }
 
     @Test

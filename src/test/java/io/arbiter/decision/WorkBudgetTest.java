@@ -40,7 +40,7 @@ class WorkBudgetTest {
         assertTrue(problem.contains("43,494 units"), problem);
         assertTrue(problem.contains("oneOf items (of the rules that can apply, in every policy) = 102"), problem);
         assertTrue(problem.contains("Implementations of the Interface (catalog and inline) = 30"), problem);
-        assertTrue(problem.contains("constraints (attributes and requires of those items) = 1,001"), problem);
+        assertTrue(problem.contains("constraints (distinct attributes and requires of those items) = 1,001"), problem);
         assertTrue(problem.contains("budget of " + "%,d".formatted(Limits.IMPLEMENTATION_WORK)), problem);
         assertTrue(problem.contains("fewer oneOf items"), problem);
     }

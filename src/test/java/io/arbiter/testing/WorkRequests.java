@@ -39,7 +39,8 @@ public final class WorkRequests {
         for (int i = 0; i < items; i++) {
             ArrayNode constrained = oneOf.addObject().putObject("implementationConstraints").putArray("attributes");
             for (int a = 0; a < attributes; a++) {
-                constrained.addObject().put("path", "cap.a");
+                // distinct, as the cost model counts each constraint of an item once
+                constrained.addObject().put("path", "cap.a" + a);
             }
         }
         return body;

@@ -219,7 +219,7 @@ public final class ImplementationDecider {
     /**
      * The cost model of an implementation decision. Matching tries every oneOf item of the rules that can apply (in
      * every policy: the request's and the global one) with every Implementation of the Interface (the catalog's and
-     * the request's inline ones), and each try walks the item's constraints (attributes, requires) and the
+     * the request's inline ones), and each try joins the item's distinct constraints (attributes, requires) and the
      * Implementation's requirements, requirement groups and attributes. So the work is, summed over the pairs,
      * {@code 1 + constraints(item) + requirements(Implementation)}: {@code items × Implementations + Implementations ×
      * Σ constraints + items × Σ requirements}. Merging the items pairs them with each other ({@code items²}, counted
@@ -231,9 +231,11 @@ public final class ImplementationDecider {
         long implementations = 0;
         long requirements = 0;
         for (Object fact : facts) {
-            if (fact instanceof SourceItem item) {
+            if (fact instanceof SourceItem) {
                 items++;
-                constraints += item.constraints().attributes().size() + item.constraints().requires().size();
+            } else if (fact instanceof ItemAttribute || fact instanceof ItemRequiredType) {
+                // the constraints the rules join: each once per item, however often the item lists it
+                constraints++;
             } else if (fact instanceof Implementation implementation) {
                 implementations++;
                 requirements += implementation.requirements().size() + implementation.requirementGroups().size()
@@ -246,7 +248,7 @@ public final class ImplementationDecider {
                 + " + oneOf items²", List.of(
                 Work.dimension("oneOf items (of the rules that can apply, in every policy)", items),
                 Work.dimension("Implementations of the Interface (catalog and inline)", implementations),
-                Work.dimension("constraints (attributes and requires of those items)", constraints),
+                Work.dimension("constraints (distinct attributes and requires of those items)", constraints),
                 Work.dimension("requirements (requires, requirement groups and attributes of those Implementations)",
                         requirements)),
                 units, Limits.IMPLEMENTATION_WORK,
