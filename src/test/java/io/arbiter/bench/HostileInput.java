@@ -92,6 +92,7 @@ public final class HostileInput {
         http();
         protocol();
         conformance();
+        cost();
         auditSurvives();
     }
 
@@ -348,6 +349,29 @@ public final class HostileInput {
                 + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n");
         raw("protocol", "HTTP/1.0 no host", "GET /healthz HTTP/1.0\r\n\r\n");
         raw("protocol", "unknown method", "BREW /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    }
+
+    /**
+     * Costly requests within every per-field limit, each once found to harm a replica: a 190 KB implementation request repeating one
+     * attribute constraint 100 times in each of 100 oneOf items over 100 inline Implementations (it ran a 512 MiB heap
+     * out), backend pattern rules 40 and 120 deep over 1,000 typeRefs (a 21 MB answer; out of memory), 1,000 mandatory
+     * entries naming 1,000 groups of one name, and dependencies repeating 253-character names (a 43 MB answer), the
+     * backend one twenty times (it flushed the decision log). Each must be refused by its work budget, a JSON 4xx in
+     * milliseconds, or decided within bounds.
+     */
+    void cost() {
+        post("cost", "implementation: 100 items x 100 repeated constraints x 100 Implementations", "implementation",
+                io.arbiter.testing.CostlyRequests.repeatedAttributeRequest(100, 100, 100, false).toString());
+        post("cost", "backend: patterns 120 deep x 1,000 typeRefs", "backend",
+                io.arbiter.testing.WorkRequests.nestedPatterns(120, 1_000).toString());
+        String deep40 = io.arbiter.testing.WorkRequests.nestedPatterns(40, 1_000).toString();
+        for (int i = 0; i < 20; i++) {
+            post("cost", "backend: patterns 40 deep x 1,000 typeRefs #" + (i + 1), "backend", deep40);
+        }
+        post("cost", "rollout: 1,000 mandatory entries naming 1,000 groups of one name", "rollout",
+                io.arbiter.testing.WorkRequests.sameNamedGroups(1_000, 1_000, 1_000).toString());
+        post("cost", "dependencies: 20 x 100 templates on 10 ConfigMaps of 253-character names", "dependencies",
+                io.arbiter.testing.WorkRequests.templatesAndObserved(20, 100, 10, 0, 253).toString());
     }
 
     /**
