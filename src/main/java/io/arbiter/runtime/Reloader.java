@@ -179,7 +179,7 @@ public final class Reloader implements AutoCloseable {
     private void load(String expected) {
         Snapshot next;
         try {
-            next = SnapshotLoader.load(settings, registry, decisions.snapshot());
+            next = SnapshotLoader.load(settings, registry);
         } catch (RuntimeException e) {
             if (changedSince(expected)) {
                 return;

@@ -45,14 +45,13 @@ public final class SnapshotLoader {
     private SnapshotLoader() {
     }
 
+    /**
+     * A snapshot of what {@code settings} name. A type whose rule files did not change since a snapshot this JVM built
+     * gets the same rule base again ({@link RuleBaseBuilder#build} keeps them by content).
+     */
     public static Snapshot load(Settings settings, PolicyTypeRegistry registry) {
-        return load(settings, registry, null);
-    }
-
-    /** Like {@link #load(Settings, PolicyTypeRegistry)}, reusing {@code previous}'s rule bases whose files did not change. */
-    public static Snapshot load(Settings settings, PolicyTypeRegistry registry, Snapshot previous) {
         // Rule bases load on their own threads while this one reads the catalog, store and policy.
-        Map<String, CompletableFuture<CompiledRuleBase>> ruleBases = startRuleBases(settings, registry, previous);
+        Map<String, CompletableFuture<CompiledRuleBase>> ruleBases = startRuleBases(settings, registry);
 
         Path hub = settings.hubDir() != null ? settings.hubDir() : RuleFiles.classpathFolder("embedded/catalog");
         if (!Files.isDirectory(hub)) {
@@ -71,19 +70,19 @@ public final class SnapshotLoader {
 
     /**
      * {@code base} with the policy and rules that {@code candidate} names: the catalog and TypeInstance store are
-     * base's, not read again, and its rule bases are reused where the files did not change. For comparing a
+     * base's, not read again, and rule bases whose files did not change are the same. For comparing a
      * candidate with what is served ({@code arbiter impact}).
      */
     public static Snapshot withCandidate(Settings candidate, PolicyTypeRegistry registry, Snapshot base) {
-        return assemble(candidate, registry, startRuleBases(candidate, registry, base), base.catalog(), base.typeInstances());
+        return assemble(candidate, registry, startRuleBases(candidate, registry), base.catalog(), base.typeInstances());
     }
 
     private static Map<String, CompletableFuture<CompiledRuleBase>> startRuleBases(Settings settings,
-                                                                                   PolicyTypeRegistry registry,
-                                                                                   Snapshot previous) {
+                                                                                   PolicyTypeRegistry registry) {
         Map<String, CompletableFuture<CompiledRuleBase>> loading = new LinkedHashMap<>();
         for (PolicyType type : registry.types()) {
-            loading.put(type.name(), CompletableFuture.supplyAsync(() -> reuseOrBuild(type, settings, previous)));
+            loading.put(type.name(), CompletableFuture.supplyAsync(
+                    () -> type.buildRuleBase(ruleFiles(type, settings.rulesDir(), settings.tablesDir()))));
         }
         return loading;
     }
@@ -145,15 +144,6 @@ public final class SnapshotLoader {
             }
             throw e;
         }
-    }
-
-    private static CompiledRuleBase reuseOrBuild(PolicyType type, Settings settings, Snapshot previous) {
-        java.util.List<RuleBaseBuilder.RuleFile> files = ruleFiles(type, settings.rulesDir(), settings.tablesDir());
-        CompiledRuleBase old = previous == null ? null : previous.ruleBases().get(type.name());
-        if (old != null && old.revision().equals(RuleBaseBuilder.revisionOf(files))) {
-            return old;
-        }
-        return type.buildRuleBase(files);
     }
 
     /**
