@@ -337,7 +337,7 @@ final class ImplementationPolicyAnalysis {
             truncated = true;
             return null;
         } catch (DecisionException e) {
-            // an explanation too large for the limits: this Interface is left out, and the finding says so
+            // a decision over its limits: this Interface is left out, and the finding says so
             findings.add(Finding.warning("analysis-limit", Problem.at("$", "deciding " + request.interfaceRef()
                     + " was left out of the analysis: " + e.getMessage())));
             return null;

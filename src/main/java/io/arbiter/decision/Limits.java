@@ -35,16 +35,17 @@ public final class Limits {
     public static final int IMPLEMENTATIONS = 1_000;
     public static final int TYPE_INSTANCES = 5_000;
     public static final int TYPE_REFS = 1_000;
-    /** oneOf items tried times the Interface's Implementations: what an explanation lists one entry for each of. */
-    public static final int EXPLAIN_PAIRS = 10_000;
     /** Paths, ids, names and prefixes. */
     public static final int PATH_LENGTH = 256;
     /** Every revision: a semantic version is a few characters. */
     public static final int REVISION_LENGTH = 64;
 
     // ---- work budgets (Work): what the fields above imply together, computed before any rule runs ----
-    /** {@code ImplementationDecider.work}: item × Implementation pairs weighted by their constraints and requirements. */
-    public static final long IMPLEMENTATION_WORK = 20_000;
+    /**
+     * {@code ImplementationDecider.work}: item × Implementation pairs weighted by their constraints and requirements;
+     * a decision at it holds at most about 60 MB of heap ({@code io.arbiter.bench.WorkBudgets}).
+     */
+    public static final long IMPLEMENTATION_WORK = 18_000;
     /** {@code BackendDecider.work}: Type × rule tries, pattern covers compared per Type, same-typeRef rules merged. */
     public static final long BACKEND_WORK = 400_000;
     /** {@code RolloutRequest.work}: clusters, groups, and each mandatory entry times the groups it names. */

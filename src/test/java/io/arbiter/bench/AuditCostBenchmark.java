@@ -73,7 +73,7 @@ public class AuditCostBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         CompiledRuleBase ruleBase = RuleBaseBuilder.build(ImplementationDecider.KIND,
-                RuleTestSupport.files(ImplementationDecider.KIND), ImplementationDecider.ALL_PHASES);
+                RuleTestSupport.files(ImplementationDecider.KIND), ImplementationDecider.PHASES);
         PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8), "application/yaml");
         Snapshot recording = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase), BenchData.catalog(),
                 BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);

@@ -47,7 +47,7 @@ public final class BuildCases {
         private final byte[] request;
 
         public AuditCost(String root) {
-            CompiledRuleBase ruleBase = ruleBase(ImplementationDecider.KIND, root, ImplementationDecider.ALL_PHASES);
+            CompiledRuleBase ruleBase = ruleBase(ImplementationDecider.KIND, root, ImplementationDecider.PHASES);
             PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8), "application/yaml");
             Snapshot recording = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase), BenchData.catalog(),
                     BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);
@@ -112,7 +112,7 @@ public final class BuildCases {
         private final io.arbiter.decision.implementation.ImplementationRequest withPolicies;
 
         public Implementation(String root) {
-            CompiledRuleBase ruleBase = ruleBase(ImplementationDecider.KIND, root, ImplementationDecider.ALL_PHASES);
+            CompiledRuleBase ruleBase = ruleBase(ImplementationDecider.KIND, root, ImplementationDecider.PHASES);
             PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8), "application/yaml");
             snapshot = new Snapshot(policy, Map.of(ImplementationPolicyType.NAME, ruleBase), BenchData.catalog(),
                     BenchData.typeInstances(), Settings.DEFAULT_PLATFORM);

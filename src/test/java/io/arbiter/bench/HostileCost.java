@@ -66,14 +66,12 @@ public final class HostileCost {
                                 CostlyRequests.dependencyChain(io.arbiter.decision.Limits.POLICIES, true));
                         measure(client, base, "template dependencies at limit", "dependencies",
                                 templateDependenciesAtLimit());
-                        // 50 items (not ONE_OF_ITEMS): 100 items pair with each other for 10,000 of the implementation
-                        // work budget's 20,000 units, and the explanation at its limit takes the rest
-                        int items = 50;
-                        int impls = io.arbiter.decision.Limits.EXPLAIN_PAIRS / (items + 2); // + the embedded global policy's 2 items
-                        measure(client, base, "explain " + items + " x " + impls + " (limit)", "implementation",
-                                CostlyRequests.explainRequest(items, impls, true));
-                        measure(client, base, "no explain 20 x 800 (work budget)", "implementation",
-                                CostlyRequests.explainRequest(20, 800, false));
+                        // 3 items (+ the embedded global policy's 2) x 1,000 Implementations: 15,025 of the
+                        // implementation work budget's 18,000 units, explained
+                        measure(client, base, "explain 3 x 1000 (work budget)", "implementation",
+                                CostlyRequests.explainRequest(3, io.arbiter.decision.Limits.IMPLEMENTATIONS, true));
+                        measure(client, base, "no explain 20 x 250 (work budget)", "implementation",
+                                CostlyRequests.explainRequest(20, 250, false));
                     }
                     default -> System.out.println("unknown row " + row);
                 }

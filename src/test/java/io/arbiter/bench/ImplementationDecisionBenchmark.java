@@ -73,7 +73,7 @@ public class ImplementationDecisionBenchmark {
             throw new IllegalStateException("run from the project root: " + rules.toAbsolutePath() + " not found");
         }
         CompiledRuleBase ruleBase = RuleBaseBuilder.build(ImplementationDecider.KIND,
-                io.arbiter.testing.RuleTestSupport.files(ImplementationDecider.KIND), ImplementationDecider.ALL_PHASES);
+                io.arbiter.testing.RuleTestSupport.files(ImplementationDecider.KIND), ImplementationDecider.PHASES);
         PolicyDocument policy = PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8),
                 "application/yaml");
         if (policy.policy().rules().size() != 101) {

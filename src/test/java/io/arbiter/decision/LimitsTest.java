@@ -270,23 +270,25 @@ class LimitsTest {
         }, Limits.PATH_LENGTH, "$.interface.path");
     }
 
-    /** Explaining costs a reason per oneOf item and Implementation: refused past the limit, deciding is not. */
+    /**
+     * A decision and its explanation read the same Trial and Rejection facts, so explaining costs nothing the work
+     * budget does not already count: an explanation is given at the Implementations limit, and a request over the
+     * budget is refused whether it asks for one or not.
+     */
     @Test
-    void explanationSize() {
-        // the items of every rule that can apply count: the request's, and those of the global policy's patterns
-        int globalItems = Fixtures.embeddedPolicy().policy().rules().stream()
-                .filter(rule -> rule.interfaceRef().path().endsWith("*")).mapToInt(rule -> rule.oneOf().size()).sum();
-        int items = 10;
-        int atLimit = Limits.EXPLAIN_PAIRS / (items + globalItems);
+    void explainingCostsWhatDecidingCosts() {
+        int items = 3; // and the global policy's 2: 3 × 5 × 1,000 + 5² units, under the budget; twice as many are over it
         JsonNode explained = DECISIONS.decide("implementation",
-                CostlyRequests.bytes(CostlyRequests.explainRequest(items, atLimit, true)), "application/json");
+                CostlyRequests.bytes(CostlyRequests.explainRequest(items, Limits.IMPLEMENTATIONS, true)), "application/json");
+        assertEquals("NO_MATCH", explained.path("outcome").asText());
         assertEquals(items, explained.path("explanation").size(), "the request's rule applies");
-        DecisionException refused = refused("implementation", CostlyRequests.explainRequest(items, atLimit + 1, true));
-        assertEquals("$.explain", refused.problems().get(0).path());
-        assertTrue(refused.getMessage().contains("at most " + Limits.EXPLAIN_PAIRS), refused.getMessage());
-        JsonNode unexplained = DECISIONS.decide("implementation",
-                CostlyRequests.bytes(CostlyRequests.explainRequest(items, atLimit + 1, false)), "application/json");
-        assertEquals("NO_MATCH", unexplained.path("outcome").asText());
+        assertEquals(Limits.IMPLEMENTATIONS, explained.path("explanation").get(0).path("tried").asInt());
+        for (boolean explain : new boolean[] {true, false}) {
+            DecisionException refused = refused("implementation",
+                    CostlyRequests.explainRequest(2 * items, Limits.IMPLEMENTATIONS, explain));
+            assertEquals("$", refused.problems().get(0).path());
+            assertTrue(refused.getMessage().contains("over its work budget"), refused.getMessage());
+        }
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ class PrecompiledRuleBaseTest {
         List<RuleBaseBuilder.RuleFile> files = RuleTestSupport.files(ImplementationDecider.KIND);
         // compiled here, not loaded: a working tree that was packaged holds this revision's kjar on the classpath
         CompiledRuleBase fromSource = RuleBaseBuilder.build("capact.implementation", files,
-                ImplementationDecider.ALL_PHASES, RuleBaseBuilder.check("capact.implementation", files));
+                ImplementationDecider.PHASES, RuleBaseBuilder.check("capact.implementation", files));
 
         byte[] kjar = RuleBaseBuilder.precompile("capact.implementation", files);
         String resource = RuleBaseBuilder.precompiledResource("capact.implementation", files);

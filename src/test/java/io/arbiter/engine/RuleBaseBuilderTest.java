@@ -55,7 +55,7 @@ class RuleBaseBuilderTest {
         Files.writeString(tables.resolve("empty.drl.csv"), "RuleSet,io.arbiter.rules.implementation\n");
 
         RuleBaseException e = assertThrows(RuleBaseException.class,
-                () -> RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.ALL_PHASES));
+                () -> RuleBaseBuilder.build("implementation", RULES, tables, ImplementationDecider.PHASES));
 
         assertTrue(e.getMessage().contains("empty.drl.csv"), e.getMessage());
         assertTrue(e.getMessage().contains("no rules"), e.getMessage());
@@ -66,7 +66,7 @@ class RuleBaseBuilderTest {
         Path none = Files.createDirectories(temp.resolve("none"));
 
         RuleBaseException e = assertThrows(RuleBaseException.class,
-                () -> RuleBaseBuilder.build("implementation", none, none, ImplementationDecider.ALL_PHASES));
+                () -> RuleBaseBuilder.build("implementation", none, none, ImplementationDecider.PHASES));
 
         assertTrue(e.getMessage().contains("no rule files"), e.getMessage());
     }
@@ -146,7 +146,7 @@ class RuleBaseBuilderTest {
         String table = Files.readString(TABLES.resolve(TABLE))
                 .replace("Exact path and revision,rule-key,PATH_REVISION,1", "Exact path and revision,rule-key,PATH_REVISION,3")
                 .replace("Catch-all cap.*,rule-key,ANY,3", "Catch-all cap.*,rule-key,ANY,1");
-        CompiledRuleBase reordered = RuleBaseBuilder.build("implementation", withTable(table), ImplementationDecider.ALL_PHASES);
+        CompiledRuleBase reordered = RuleBaseBuilder.build("implementation", withTable(table), ImplementationDecider.PHASES);
         var policy = Fixtures.policy("""
                 interface:
                   default:
@@ -172,9 +172,9 @@ class RuleBaseBuilderTest {
 
     @Test
     void revisionChangesWithContentAndRuleNamesAreListed() throws IOException {
-        CompiledRuleBase original = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
+        CompiledRuleBase original = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
         CompiledRuleBase changed = RuleBaseBuilder.build("implementation",
-                withTable(Files.readString(TABLES.resolve(TABLE)) + "Second catch-all,rule-key,ANY,4\n"), ImplementationDecider.ALL_PHASES);
+                withTable(Files.readString(TABLES.resolve(TABLE)) + "Second catch-all,rule-key,ANY,4\n"), ImplementationDecider.PHASES);
 
         assertTrue(!original.revision().equals(changed.revision()));
         assertTrue(original.ruleNames().contains("io.arbiter.rules.implementation.Catch-all cap.*"), original.ruleNames().toString());

@@ -29,13 +29,13 @@ class RuleSourcesTest {
     @Test
     void aDrlRuleNamesItsFileLineAndPhase() throws IOException {
         var source = sources("capact.implementation")
-                .get("io.arbiter.rules.implementation.Implementation meets every constraint and requirement of a oneOf item");
+                .get("io.arbiter.rules.implementation.Implementation matches a oneOf item when no reason rejects the trial");
 
         assertEquals("rules/implementation/20-matching.drl", source.file());
         assertEquals("matching", source.phase());
         assertNull(source.row());
         List<String> lines = Files.readAllLines(Path.of(source.file()));
-        assertTrue(lines.get(source.line() - 1).startsWith("rule \"Implementation meets every constraint"), lines.get(source.line() - 1));
+        assertTrue(lines.get(source.line() - 1).startsWith("rule \"Implementation matches a oneOf item when no reason"), lines.get(source.line() - 1));
     }
 
     @Test

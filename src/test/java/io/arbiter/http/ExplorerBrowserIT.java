@@ -135,7 +135,7 @@ class ExplorerBrowserIT {
         assertTrue(phases.indexOf("rule-key") >= 0 && phases.indexOf("rule-key") < phases.indexOf("matching"), phases.toString());
         WebElement catchAll = firing("Catch-all cap.*");
         assertTrue(catchAll.getText().contains("decision-tables/implementation/rule-key-precedence.drl.csv row 12"), catchAll.getText());
-        WebElement matching = firing("Implementation meets every constraint and requirement of a oneOf item");
+        WebElement matching = firing("Implementation matches a oneOf item when no reason rejects the trial");
         assertTrue(matching.getText().matches("(?s).*rules/implementation/20-matching\\.drl:\\d+.*"), matching.getText());
         screenshot("decision");
 

@@ -70,7 +70,7 @@ class UiRoutesTest {
         var implementation = java.util.stream.StreamSupport.stream(sets.spliterator(), false)
                 .filter(set -> set.path("policyType").asText().equals("capact.implementation")).findFirst().orElseThrow();
         assertEquals(server.decisions().snapshot().ruleBase("capact.implementation").revision(), implementation.path("rulesRevision").asText());
-        assertEquals(io.arbiter.decision.implementation.ImplementationDecider.ALL_PHASES, Documents.jsonMapper().convertValue(
+        assertEquals(io.arbiter.decision.implementation.ImplementationDecider.PHASES, Documents.jsonMapper().convertValue(
                 implementation.path("phases"), new com.fasterxml.jackson.core.type.TypeReference<java.util.List<String>>() { }));
         var catchAll = java.util.stream.StreamSupport.stream(implementation.path("rules").spliterator(), false)
                 .filter(rule -> rule.path("rule").asText().equals("io.arbiter.rules.implementation.Catch-all cap.*")).findFirst().orElseThrow();

@@ -72,7 +72,7 @@ public final class Fixtures {
     public static Snapshot snapshot(PolicyDocument policy, Catalog catalog, TypeInstanceStore store) {
         return new Snapshot(policy, Map.of(
                 io.arbiter.decision.implementation.ImplementationPolicyType.NAME,
-                RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES),
+                RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES),
                 io.arbiter.decision.backend.BackendPolicyType.NAME,
                 RuleTestSupport.ruleBase(io.arbiter.decision.backend.BackendDecider.KIND, io.arbiter.decision.backend.BackendDecider.PHASES),
                 io.arbiter.decision.dependencies.DependenciesPolicyType.NAME,

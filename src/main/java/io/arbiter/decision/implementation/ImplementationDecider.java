@@ -61,12 +61,8 @@ public final class ImplementationDecider {
     public static final String KIND = "implementation";
     public static final List<String> PHASES = List.of(
             "merge-order", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
-            "rule-key", "rule-selection", "matching", "outcome",
+            "rule-key", "rule-selection", "trial", "rejection", "matching", "outcome",
             "selection", "offers", "overrides", "injection", "injection-checks");
-    /** Run after the decision, only when the caller asks why: they derive one Rejection per reason. */
-    public static final List<String> EXPLAIN_PHASES = List.of("explain", "explain-reasons");
-    /** Every phase of the rule base, in firing order: the decision's, then the explanation's. */
-    public static final List<String> ALL_PHASES = java.util.stream.Stream.concat(PHASES.stream(), EXPLAIN_PHASES.stream()).toList();
 
     /** Candidates are listed by path ascending, then revision descending (contract). */
     static final Comparator<Implementation> CANDIDATE_ORDER = Comparator.comparing(Implementation::path)
@@ -207,23 +203,20 @@ public final class ImplementationDecider {
         if (budgeted) {
             work(facts).requireWithinBudget();
         }
-        if (request.explain()) {
-            requireExplainableSize(facts);
-        }
         CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
-        List<String> phases = request.explain() ? withExplanation() : PHASES;
         return new Evaluation(interfaceRef, ruleBase,
-                ruleBase.run(facts, phases, session -> read(session, request.explain())));
+                ruleBase.run(facts, PHASES, session -> read(session, request.explain())));
     }
 
     /**
      * The cost model of an implementation decision. Matching tries every oneOf item of the rules that can apply (in
      * every policy: the request's and the global one) with every Implementation of the Interface (the catalog's and
-     * the request's inline ones), and each try joins the item's distinct constraints (attributes, requires) and the
-     * Implementation's requirements, requirement groups and attributes. So the work is, summed over the pairs,
-     * {@code 1 + constraints(item) + requirements(Implementation)}: {@code items × Implementations + Implementations ×
-     * Σ constraints + items × Σ requirements}. Merging the items pairs them with each other ({@code items²}, counted
-     * too), and what a decision derives and lists (matches, firings) is at most one entry per pair.
+     * the request's inline ones): a Trial fact per pair, then a match or Rejections. A Rejection joins the item's
+     * distinct constraints (attributes, requires) or the Implementation's requirements, requirement groups and
+     * attributes. So the work is {@code 3 × items × Implementations + Implementations × Σ constraints + items ×
+     * Σ requirements}, plus {@code items²} for merging the items with each other. A pair weighs 3 because it holds
+     * three times the heap of a Rejection (a Trial, its match or rejection, and their firings): measured with
+     * {@code io.arbiter.bench.WorkBudgets}, about 8 KB per pair and 2.5 KB per constraint Rejection.
      */
     static Work work(List<Object> facts) {
         long items = 0;
@@ -242,9 +235,9 @@ public final class ImplementationDecider {
                         + implementation.attributes().size();
             }
         }
-        long units = Work.plus(Work.plus(Work.times(items, implementations), Work.times(implementations, constraints)),
+        long units = Work.plus(Work.plus(Work.times(3, Work.times(items, implementations)), Work.times(implementations, constraints)),
                 Work.plus(Work.times(items, requirements), Work.times(items, items)));
-        return new Work(KIND, "oneOf items × Implementations + Implementations × constraints + oneOf items × requirements"
+        return new Work(KIND, "3 × oneOf items × Implementations + Implementations × constraints + oneOf items × requirements"
                 + " + oneOf items²", List.of(
                 Work.dimension("oneOf items (of the rules that can apply, in every policy)", items),
                 Work.dimension("Implementations of the Interface (catalog and inline)", implementations),
@@ -254,27 +247,6 @@ public final class ImplementationDecider {
                 units, Limits.IMPLEMENTATION_WORK,
                 "send fewer oneOf items, fewer constraints per item or fewer inline Implementations, or split the"
                         + " policies over several requests");
-    }
-
-    /**
-     * An explanation lists each oneOf item tried with each Implementation of the Interface, and a reason for each
-     * rejection: it is refused past {@link Limits#EXPLAIN_PAIRS} such pairs (counting the items of every rule that
-     * can apply), which the decision itself does not need.
-     */
-    private static void requireExplainableSize(List<Object> facts) {
-        long items = facts.stream().filter(SourceItem.class::isInstance).count();
-        long implementations = facts.stream().filter(Implementation.class::isInstance).count();
-        if (items * implementations > Limits.EXPLAIN_PAIRS) {
-            throw Limits.exceeded("$.explain", "an explanation covers at most " + Limits.EXPLAIN_PAIRS
-                    + " oneOf items times Implementations of the Interface; this request has " + items + " items (in the"
-                    + " rules that can apply) times " + implementations + " Implementations: ask without explain, or"
-                    + " with fewer");
-        }
-    }
-
-    /** The decision phases followed by the explanation phases. */
-    public static List<String> withExplanation() {
-        return ALL_PHASES;
     }
 
     /** One policy of the merge: where it comes from and what it says. */

@@ -36,7 +36,7 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
                 List.of(
                         PolicyTypeVersion.of("0.1.0", since(SupportStatus.SUPPORTED, "2021.03"), since(SupportStatus.DEPRECATED, "2021.09")),
                         PolicyTypeVersion.of("0.2.0", since(SupportStatus.EXPERIMENTAL, "2021.07"), since(SupportStatus.SUPPORTED, "2021.09"))),
-                new RuleSet(List.of("policy-merge", ImplementationDecider.KIND), ImplementationDecider.ALL_PHASES),
+                new RuleSet(List.of("policy-merge", ImplementationDecider.KIND), ImplementationDecider.PHASES),
                 EnumSet.allOf(Snapshot.Part.class),
                 new Target(TARGET,
                         "Which Implementation serves an Interface under the merged policies, and what to inject into it.",

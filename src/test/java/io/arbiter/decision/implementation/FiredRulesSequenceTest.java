@@ -52,7 +52,11 @@ class FiredRulesSequenceTest {
     private static final String ROW_ANY = "Catch-all cap.*";
     private static final String APPLICABLE = "Applicable rule is the key match of highest precedence";
     // matching, outcome (20-matching.drl, 30-outcome.drl)
-    private static final String MATCH = "Implementation meets every constraint and requirement of a oneOf item";
+    private static final String TRIAL = "Implementation of the Interface is tried for each oneOf item";
+    private static final String REQUIREMENT_MET = "Requirement is met by an available TypeInstance";
+    private static final String ALIAS_SATISFIED = "Aliased requirement is satisfied by an injected TypeInstance";
+    private static final String ALIAS_MISSING = "Aliased allOf requirement has no injected TypeInstance";
+    private static final String MATCH = "Implementation matches a oneOf item when no reason rejects the trial";
     private static final String FIRST_WINS = "First oneOf item with a match wins";
     private static final String SELECTED = "Outcome SELECTED when a oneOf item won";
     private static final String DENIED = "Outcome DENIED when the applicable rule has an empty oneOf";
@@ -142,16 +146,19 @@ class FiredRulesSequenceTest {
                 anyOrder(JOIN_RULE, ITEM_INDEX, ITEM_INDEX, DEFAULT_INJECTS),
                 inOrder(KEY_ANY, ROW_ANY),                                             // the rank needs the key match
                 inOrder(APPLICABLE),
+                // 4 Implementations tried for 2 items; 8 requirements with a TypeInstance, 2 of them aliased and
+                // injected (Bitnami's); the other 3 Implementations' aliased requirements reject them for both items
+                anyOrder(concat(times(8, TRIAL), times(8, REQUIREMENT_MET), times(2, ALIAS_SATISFIED))),
+                inOrder(times(6, ALIAS_MISSING)),
                 inOrder(MATCH, MATCH),                                                 // Bitnami, for both items
                 inOrder(FIRST_WINS, SELECTED),
                 inOrder(SELECT),
                 inOrder(DEFAULT_OFFERS),
                 inOrder(INJECT_ALIAS, STORAGE_BACKEND));
-        assertEquals(List.of("interface.rules[0].oneOf[0]", "interface.rules[0].oneOf[1]"),
-                factsOf(decision, MATCH).stream().map(facts -> facts.get(1)).sorted().toList());
-        // the matched Implementation is named, not just typed
-        factsOf(decision, MATCH).forEach(facts -> assertTrue(
-                facts.contains("implementation cap.implementation.bitnami.postgresql.install:0.1.0"), () -> "facts " + facts));
+        // a match names its trial: the Implementation and the item
+        assertEquals(List.of("trial cap.implementation.bitnami.postgresql.install:0.1.0 for interface.rules[0].oneOf[0]",
+                        "trial cap.implementation.bitnami.postgresql.install:0.1.0 for interface.rules[0].oneOf[1]"),
+                factsOf(decision, MATCH).stream().map(facts -> facts.get(0)).sorted().toList());
     }
 
     @Test
@@ -172,7 +179,8 @@ class FiredRulesSequenceTest {
         assertEquals("cap.implementation.bitnami.postgresql.install", decision.path("selected").path("path").asText());
         List<String> fired = audit(decision);
         assertFired(fired, 1, MATCH, FIRST_WINS, SELECTED, SELECT);                    // only item 1 matches
-        assertEquals("interface.rules[0].oneOf[1]", factsOf(decision, MATCH).get(0).get(1));
+        assertTrue(factsOf(decision, MATCH).get(0).get(0).endsWith(" for interface.rules[0].oneOf[1]"),
+                () -> "facts " + factsOf(decision, MATCH));
         assertEquals(List.of("winner interface.rules[0].oneOf[1]"), factsOf(decision, SELECTED).get(0));
     }
 
@@ -319,6 +327,10 @@ class FiredRulesSequenceTest {
 
     private static Segment anyOrder(String... names) {
         return new Segment(false, List.of(names));
+    }
+
+    private static String[] concat(String[]... parts) {
+        return Arrays.stream(parts).flatMap(Arrays::stream).toArray(String[]::new);
     }
 
     private static String[] times(int count, String name) {

@@ -106,7 +106,7 @@ class InjectionRulesTest {
     private static final SourceItem MERGED = sourceItem(GLOBAL_RULE, 0, constraints(BITNAMI));
     private static final SourceItem LATER = sourceItem(GLOBAL_RULE, 1, ImplementationConstraints.ANY);
 
-    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
+    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
 
     private record Result(Implementation selected, List<RequiredInjection> required,
                           List<AdditionalTypeInstanceInjection> additional, List<ParameterInjection> parameters,

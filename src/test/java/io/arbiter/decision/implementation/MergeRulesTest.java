@@ -77,7 +77,7 @@ class MergeRulesTest {
     private static final ImplementationConstraints BITNAMI = constraints("cap.implementation.bitnami.postgresql.install");
     private static final ImplementationConstraints CLOUDSQL = constraints("cap.implementation.gcp.cloudsql.postgresql.install");
 
-    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
+    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
 
     /** What the merge derived, read from working memory. */
     private record Merged(Map<String, Rank> ranks, List<RankedItem> ranked, List<Absorbed> absorbed,

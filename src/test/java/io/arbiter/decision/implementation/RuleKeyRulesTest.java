@@ -32,7 +32,7 @@ class RuleKeyRulesTest {
     private static final String ROW_PATH = "Path without revision";
     private static final String ROW_ANY = "Catch-all cap.*";
 
-    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.ALL_PHASES);
+    private final CompiledRuleBase ruleBase = RuleTestSupport.ruleBase(ImplementationDecider.KIND, ImplementationDecider.PHASES);
 
     private record Outcome(PolicyRule applicable, List<FiredRule> fired) {
     }
