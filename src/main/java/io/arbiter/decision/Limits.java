@@ -41,6 +41,8 @@ public final class Limits {
     public static final int REVISION_LENGTH = 64;
 
     // ---- work budgets (Work): what the fields above imply together, computed before any rule runs ----
+    /** The most heap one decision at its work budget may hold; each budget below is set to keep a decision within it. */
+    public static final long DECISION_HEAP = 64L << 20;
     /**
      * {@code ImplementationDecider.work}: item × Implementation pairs weighted by their constraints and requirements;
      * a decision at it holds at most about 60 MB of heap ({@code io.arbiter.bench.WorkBudgets}).

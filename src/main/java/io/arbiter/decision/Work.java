@@ -38,13 +38,22 @@ public record Work(String target, String formula, List<Dimension> dimensions, lo
         return new Dimension(name, value);
     }
 
+    /**
+     * The heap a decision of this work holds at most, in proportion to its budget: each budget is set so that a
+     * decision at it holds at most {@link Limits#DECISION_HEAP} ({@code io.arbiter.bench.WorkBudgets} measures it).
+     */
+    public long heapBytes() {
+        return (long) Math.ceil((double) Math.min(units, budget) / budget * Limits.DECISION_HEAP);
+    }
+
     public boolean withinBudget() {
         return units <= budget;
     }
 
     /**
      * Refuses the request before any rule runs when its work is over the budget: a 400 {@code INVALID_REQUEST} at
-     * {@code $} (the work is the whole request's, no one field went past a limit).
+     * {@code $} (the work is the whole request's, no one field went past a limit). Within it, the decision is admitted
+     * by the heap its work implies ({@link WorkAdmission}).
      */
     public Work requireWithinBudget() {
         if (!withinBudget()) {
@@ -55,6 +64,7 @@ public record Work(String target, String formula, List<Dimension> dimensions, lo
             throw new DecisionException(DecisionException.Code.INVALID_REQUEST, "the request is over its work budget: "
                     + problem, List.of(Problem.at("$", problem)));
         }
+        WorkAdmission.admit(this);
         return this;
     }
 

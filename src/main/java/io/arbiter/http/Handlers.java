@@ -4,6 +4,7 @@ import io.arbiter.analysis.Finding;
 import io.arbiter.analysis.PolicyLint;
 
 import io.arbiter.decision.DecisionException;
+import io.arbiter.decision.WorkAdmission;
 import io.arbiter.impact.LiveImpact;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.document.Documents;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongPredicate;
 
 /**
  * Route handlers: each reads the request, calls one {@link Decisions} method off the event loop, renders. A decision
@@ -292,8 +295,19 @@ final class Handlers {
             RequestMemory.refuseForNow(ctx, "deciding", deciding, bytes);
             return;
         }
-        vertx.executeBlocking(work, false).onComplete(result -> {
+        // and, once a decision knows its work, the bytes that work holds (RequestMemory.decidingBytesFor)
+        AtomicLong forWork = new AtomicLong();
+        LongPredicate reserve = heap -> {
+            long share = RequestMemory.decidingBytesFor(heap);
+            if (!deciding.take(share)) {
+                return false;
+            }
+            forWork.addAndGet(share);
+            return true;
+        };
+        vertx.executeBlocking(() -> WorkAdmission.within(reserve, work), false).onComplete(result -> {
             deciding.give(bytes);
+            deciding.give(forWork.get());
             if (result.succeeded()) {
                 Responses.json(ctx, 200, result.result());
             } else {

@@ -24,6 +24,16 @@ record RequestMemory(InFlightBytes arriving, InFlightBytes arrivingSmall, InFlig
     /** Heap per body byte being decided: room for the worst ratio measured (about 100) twice over. */
     static final int HEAP_PER_DECIDED_BYTE = 256;
 
+    /**
+     * What a decision whose work holds {@code heapBytes} counts against {@link #deciding}, in the bytes that bound
+     * counts: its heap twice over, as a body's worst ratio is counted twice over ({@link #HEAP_PER_DECIDED_BYTE}).
+     * A decision at its work budget ({@code Limits.DECISION_HEAP}, 64 MiB) counts 512 KiB: a 512 MiB heap decides
+     * four at once, with each one's body.
+     */
+    static long decidingBytesFor(long heapBytes) {
+        return heapBytes * 2 / HEAP_PER_DECIDED_BYTE;
+    }
+
     /** The bounds for a heap of {@code maxHeap} bytes: for 1 GiB, 32 MiB arriving of each size and 4 MiB decided. */
     static RequestMemory forHeap(long maxHeap) {
         return new RequestMemory(new InFlightBytes(maxHeap / HEAP_PER_ARRIVING_BYTE, 0),

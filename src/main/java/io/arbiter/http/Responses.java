@@ -49,6 +49,9 @@ final class Responses {
 
     static void fail(RoutingContext ctx, Throwable failure) {
         ApiError error = toApiError(failure);
+        if (failure instanceof io.arbiter.decision.WorkAdmission.RefusedForNowException) {
+            ctx.response().putHeader("Retry-After", "1");
+        }
         if (failure instanceof HttpClosedException) {
             // the client went away before it was answered (it closed the connection while sending its body): there
             // is no one to answer, and nothing failed in the server
@@ -89,6 +92,9 @@ final class Responses {
             // past the deadline the service could not decide in time (busy, or a costly request): retry later
             return exceeded.isDeadline() ? new ApiError(503, "INTERNAL", exceeded.getMessage())
                     : new ApiError(400, "INVALID_REQUEST", exceeded.getMessage());
+        }
+        if (failure instanceof io.arbiter.decision.WorkAdmission.RefusedForNowException refused) {
+            return new ApiError(413, "PAYLOAD_TOO_LARGE", refused.getMessage());
         }
         if (failure instanceof Decisions.UnknownTargetException unknown) {
             return new ApiError(404, "NOT_FOUND", unknown.getMessage());

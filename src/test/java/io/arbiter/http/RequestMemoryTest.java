@@ -102,6 +102,34 @@ class RequestMemoryTest {
         refusedForNowWhileAnotherIsHeld(memory, memory.deciding(), "deciding");
     }
 
+    /**
+     * A small body can ask for much work: what a decision holds is counted by its work once that is known (issue 44),
+     * not by its body alone, so while another decision holds the bound a small costly request is refused for now.
+     */
+    @Test
+    void aSmallRequestIsCountedByTheHeapItsWorkImplies() throws Exception {
+        RequestMemory memory = memory(10_000_000, 150_000);
+        HttpTestClient client = serve(memory);
+        // 10 items of 40 distinct attributes, 30 Implementations: 13,254 of the 18,000 units, about 47 MiB of heap
+        String costly = io.arbiter.testing.WorkRequests.attributeConstraints(10, 30, 40).toString();
+        assertTrue(costly.length() <= RequestMemory.SMALL, "a small body: " + costly.length());
+        assertTrue(memory.deciding().take(100_000), "another decision held");
+
+        HttpTestClient.Response refused = client.postJson("/v1/decisions/implementation", costly);
+        HttpTestClient.Response small = client.postJson("/v1/decisions/implementation", SMALL_REQUEST);
+        memory.deciding().give(100_000);
+        awaitTaken(memory.deciding()::taken, 0);
+        HttpTestClient.Response alone = client.postJson("/v1/decisions/implementation", costly);
+
+        assertEquals(413, refused.status(), refused.body());
+        assertEquals("1", refused.header("Retry-After"));
+        assertTrue(refused.body().contains("13,254 units of work") && refused.body().contains("retry it shortly"),
+                refused.body());
+        assertEquals(200, small.status(), small.body());
+        assertEquals(200, alone.status(), alone.body());
+        awaitTaken(memory.deciding()::taken, 0);
+    }
+
     @Test
     void aBodyPastTheArrivingBoundIsReadAndRefusedForNowAndASmallOneIsServed() throws Exception {
         RequestMemory memory = memory(150_000, 10_000_000);
