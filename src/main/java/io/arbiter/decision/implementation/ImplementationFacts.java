@@ -221,9 +221,6 @@ public final class ImplementationFacts {
     public record Trial(OneOfItem item, Implementation implementation) implements Fact {
     }
 
-    /** A requirement for which a TypeInstance of its exact Type exists: the same whichever item is tried. */
-    @FactId("met {requirement} of {requirement.implementationKey}") public record RequirementMet(Requirement requirement) implements Fact {}
-
     /** An aliased requirement that the item {@code itemId} satisfies by injecting a TypeInstance of its Type. */
     @FactId("satisfied {requirement} of {requirement.implementationKey} for {itemId}")
     public record RequirementSatisfied(String itemId, Requirement requirement) implements Fact {
