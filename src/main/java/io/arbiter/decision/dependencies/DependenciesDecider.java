@@ -97,7 +97,7 @@ public final class DependenciesDecider {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, served, sets)) {
                     facts.add(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
-                            observed.byKey().get(dependency.key())));
+                            observed.byKey().get(dependency.lookupKey())));
                 }
             }
             policyWanted = facts.size() - policyWanted;
@@ -107,7 +107,8 @@ public final class DependenciesDecider {
                 String kind = template.path("kind").asText();
                 Template fact = new Template(p, t, template.path("name").asText(), kind,
                         template.path("ignorePending").asBoolean(false), template.path("applied").asBoolean(false),
-                        observed.byLocalKey().get(localKey(kind, clusterNs, template.path("name").asText())));
+                        observed.byLocalKey().get(localKey(kind, clusterNs, template.path("name").asText())),
+                        served.servesKind(kind));
                 facts.add(fact);
                 JsonNode extras = template.path("extraDependencies");
                 int extraPosition = 0;
@@ -115,7 +116,7 @@ public final class DependenciesDecider {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, served, sets)) {
                         facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
-                                observed.byKey().get(dependency.key())));
+                                observed.byKey().get(dependency.lookupKey())));
                     }
                 }
                 templateDependencies += policyWanted + extraPosition;
@@ -249,9 +250,10 @@ public final class DependenciesDecider {
     private static Dependency dependency(String apiVersion, String kind, String name, String namespace, String compliance,
                                          String clusterNs, ServedKinds served) {
         String group = group(apiVersion);
-        String key = key(apiVersion, kind, lookupNamespace(apiVersion, kind, namespace, clusterNs, served), name);
+        String key = key(apiVersion, kind, identityNamespace(apiVersion, kind, namespace, clusterNs), name);
+        String lookupKey = key(apiVersion, kind, lookupNamespace(apiVersion, kind, namespace, clusterNs, served), name);
         String target = kind.equals("Policy") && group.equals(POLICY_GROUP) ? name : null;
-        return new Dependency(apiVersion, group, kind, name, namespace, compliance, key, target,
+        return new Dependency(apiVersion, group, kind, name, namespace, compliance, key, lookupKey, target,
                 served.serves(apiVersion, kind));
     }
 
@@ -261,7 +263,17 @@ public final class DependenciesDecider {
     }
 
     /**
-     * Section 2, managed cluster: where a dependency is looked up. A cluster-scoped kind has no namespace; a
+     * The namespace of a dependency's identity, as upstream's {@code getDepNamespace} (template_sync.go L1319-1327):
+     * the cluster namespace for a policy-group kind ending in Policy, otherwise the namespace as written, even for a
+     * cluster-scoped kind. Two dependencies on one cluster-scoped object that differ only in namespace are two
+     * dependencies: judged separately, never in conflict, both counted.
+     */
+    static String identityNamespace(String apiVersion, String kind, String namespace, String clusterNs) {
+        return group(apiVersion).equals(POLICY_GROUP) && kind.endsWith("Policy") ? clusterNs : namespace;
+    }
+
+    /**
+     * Section 2, managed cluster: where a dependency is looked up (L1350-1355). A cluster-scoped kind has no namespace; a
      * policy-group kind ending in Policy is looked up in the cluster namespace, whatever namespace it gives.
      */
     static String lookupNamespace(String apiVersion, String kind, String namespace, String clusterNs, ServedKinds served) {
@@ -274,17 +286,19 @@ public final class DependenciesDecider {
      * describes them (discovery). Without it, every kind is served, and only the Gatekeeper groups are cluster-scoped.
      * Whether a kind is served is judged by the rules (section 3, row 1); here it only decides where objects live.
      */
-    record ServedKinds(Map<String, Boolean> namespacedByType) {
+    record ServedKinds(Map<String, Boolean> namespacedByType, Set<String> servedKinds) {
         static final Set<String> CLUSTER_SCOPED_GROUPS = Set.of("templates.gatekeeper.sh", "constraints.gatekeeper.sh");
 
         static ServedKinds of(JsonNode apiResources) {
             if (apiResources.isMissingNode() || apiResources.isNull()) {
-                return new ServedKinds(null);
+                return new ServedKinds(null, Set.of());
             }
             Map<String, Boolean> namespaced = new HashMap<>(apiResources.size() * 4 / 3 + 1);
+            Set<String> kinds = new java.util.HashSet<>();
             for (int r = 0; r < apiResources.size(); r++) {
                 JsonNode resource = apiResources.get(r);
                 String type = type(resource.path("apiVersion").asText(), resource.path("kind").asText());
+                kinds.add(resource.path("kind").asText());
                 if (namespaced.putIfAbsent(type, resource.path("namespaced").asBoolean()) != null) {
                     Problem problem = Problem.at("$.apiResources[" + r + "]", resource.path("kind").asText() + " of "
                             + resource.path("apiVersion").asText() + " is listed already: list each kind once");
@@ -292,7 +306,7 @@ public final class DependenciesDecider {
                             "the dependencies request is invalid: " + problem, List.of(problem));
                 }
             }
-            return new ServedKinds(namespaced);
+            return new ServedKinds(namespaced, kinds);
         }
 
         private static String type(String apiVersion, String kind) {
@@ -301,6 +315,11 @@ public final class DependenciesDecider {
 
         boolean serves(String apiVersion, String kind) {
             return namespacedByType == null || namespacedByType.containsKey(type(apiVersion, kind));
+        }
+
+        /** A template gives no apiVersion: its kind is served when any listed apiVersion serves it. */
+        boolean servesKind(String kind) {
+            return namespacedByType == null || servedKinds.contains(kind);
         }
 
         boolean namespaced(String apiVersion, String kind) {
@@ -492,7 +511,7 @@ public final class DependenciesDecider {
         String name;
         Action action;
         final List<Unmet> unmet = new ArrayList<>(0);
-        final Set<String> waiting = new java.util.TreeSet<>();
+        final Set<String> waiting = new java.util.TreeSet<>(DependencyFacts.GO_ORDER);
 
         TemplateResult render(int index, String requestedName) {
             List<UnmetDependency> unmetDependencies = state == null || state.state() == State.TEMPLATE_ERROR ? List.of()
@@ -506,8 +525,8 @@ public final class DependenciesDecider {
 
     /** Each waited-on pending request policy with what it waits on directly, by canonical name. */
     static List<PendingPolicy> pendingPolicies(Result result) {
-        Map<String, Set<String>> waiting = new TreeMap<>();
-        result.policyWaiting().forEach(w -> waiting.computeIfAbsent(w.policy().canonical(), k -> new java.util.TreeSet<>())
+        Map<String, Set<String>> waiting = new TreeMap<>(DependencyFacts.GO_ORDER);
+        result.policyWaiting().forEach(w -> waiting.computeIfAbsent(w.policy().canonical(), k -> new java.util.TreeSet<>(DependencyFacts.GO_ORDER))
                 .add(w.label()));
         List<PendingPolicy> pending = new ArrayList<>(waiting.size());
         waiting.forEach((policy, labels) -> pending.add(new PendingPolicy(policy, List.copyOf(labels))));
