@@ -1,0 +1,45 @@
+package io.arbiter.http;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Issue 45: a 404 or 405 a new user meets says what to do next, not only what is missing. */
+class WhereElseToLookTest {
+
+    private static HttpTestClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        client = new HttpTestClient(TestServers.shared().port());
+    }
+
+    @Test
+    void getOnADecisionTargetNamesTheTargetAndItsMethod() {
+        HttpTestClient.Response response = client.get("/v1/decisions/implementation");
+        assertEquals(405, response.status(), response.body());
+        assertEquals("INVALID_REQUEST", response.errorCode());
+        assertEquals("POST", response.header("Allow"));
+        assertTrue(response.body().contains("'implementation' is a decision target: POST the request to "
+                + "/v1/decisions/implementation to decide it"), response.body());
+        assertTrue(!response.body().contains("no recent decision"), response.body());
+    }
+
+    @Test
+    void aDecisionNoLongerIndexedPointsAtTheDecisionLog() {
+        HttpTestClient.Response response = client.get("/v1/decisions/3f2a0000-0000-0000-0000-000000000000");
+        assertEquals(404, response.status(), response.body());
+        assertEquals("NOT_FOUND", response.errorCode());
+        assertTrue(response.body().contains("arbiter audit --id 3f2a0000-0000-0000-0000-000000000000"), response.body());
+    }
+
+    @Test
+    void firingsOfASnapshotNoLongerKeptPointAtTheSnapshotArchive() {
+        HttpTestClient.Response response = client.get("/v1/snapshots/0123abcd/firings");
+        assertEquals(404, response.status(), response.body());
+        assertTrue(response.body().contains("--snapshot-archive DIR"), response.body());
+        assertTrue(response.body().contains("arbiter audit --id ID --replay LOG --archive DIR"), response.body());
+    }
+}
