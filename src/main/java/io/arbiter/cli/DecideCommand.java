@@ -69,6 +69,11 @@ final class DecideCommand implements Callable<Integer> {
         }
 
         @Override
+        io.arbiter.decision.Settings loadedSettings() {
+            return snapshot.settings();
+        }
+
+        @Override
         public Integer call() throws Exception {
             JsonNode fromOptions = requestOptions == null ? null : requestOptions.toRequest();
             byte[] body;

@@ -103,6 +103,11 @@ final class ServeCommand extends ArbiterCommand {
     SnapshotOptions snapshot;
 
     @Override
+    io.arbiter.decision.Settings loadedSettings() {
+        return snapshot.settings();
+    }
+
+    @Override
     public Integer call() throws Exception {
         ServerOptions options = serverOptions(adminToken());
         if (decisionLogSink == AuditSettings.Sink.STDOUT) {

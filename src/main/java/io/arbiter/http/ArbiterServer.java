@@ -1,5 +1,6 @@
 package io.arbiter.http;
 
+import io.arbiter.analysis.CompileProblems;
 import io.arbiter.archive.ArchiveWriter;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.Reloader;
@@ -81,6 +82,8 @@ public final class ArbiterServer {
                         archiveSnapshots(decisions, archive);
                     }
                     if (options.watch()) {
+                        decisions.explainReloadFailuresWith(failure ->
+                                CompileProblems.located(failure, registry, options.settings()).orElse(null));
                         try {
                             decisions.watchWith(Reloader.watch(decisions, options.settings(), registry, options.watchSettle()));
                         } catch (java.io.IOException e) {

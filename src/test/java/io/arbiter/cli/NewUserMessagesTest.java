@@ -119,4 +119,37 @@ class NewUserMessagesTest {
                 + "the embedded one): add it there if it should be"), run.out() + run.err());
         assertFalse(run.out().contains("server's"), run.out());
     }
+
+    /** A copy of the packaged rules and tables with one table cell misspelt (row 10, column 3). */
+    private Path[] brokenTables() throws Exception {
+        Path rules = io.arbiter.testing.TestFiles.copyTree(Path.of("rules"), temp.resolve("rules"));
+        Path tables = io.arbiter.testing.TestFiles.copyTree(Path.of("decision-tables"), temp.resolve("decision-tables"));
+        // the test-only policy type's own rules, as every type's folder must be there
+        io.arbiter.testing.TestFiles.copyTree(Path.of("src/test/resources/rules"), rules);
+        io.arbiter.testing.TestFiles.copyTree(Path.of("src/test/resources/decision-tables"), tables);
+        Path table = tables.resolve("implementation/rule-key-precedence.drl.csv");
+        Files.writeString(table, Files.readString(table).replace("PATH_REVISION,1", "PATH_REVISON,1"));
+        return new Path[]{rules, tables};
+    }
+
+    @Test
+    void aTableThatDoesNotCompileIsReportedByServeAndTestAsLintReportsIt() throws Exception {
+        Path[] dirs = brokenTables();
+        CliRun lint = CliRun.run("lint", "--rules", dirs[0].toString(), "--decision-tables", dirs[1].toString());
+        CliRun test = CliRun.run("test", "--rules", dirs[0].toString(), "--decision-tables", dirs[1].toString(),
+                "--policy", "docs/examples/impact/policy.yaml", "docs/examples/impact/tests");
+        CliRun serve = CliRun.run("serve", "--port", "0", "--rules", dirs[0].toString(), "--decision-tables",
+                dirs[1].toString());
+        String table = dirs[1].resolve("implementation/rule-key-precedence.drl.csv").toString();
+        assertTrue(lint.out().contains("10:3: error [unknown-value]"), lint.out());
+        for (CliRun run : java.util.List.of(test, serve)) {
+            assertEquals(2, run.exit(), run.err());
+            assertNoStackTrace(run);
+            assertTrue(run.err().contains("does not compile (as arbiter lint --rules " + dirs[0] + " --decision-tables "
+                    + dirs[1] + " reports it)"), run.err());
+            assertTrue(run.err().contains(table), run.err());
+            assertTrue(run.err().contains("10:3: error [unknown-value]"), run.err());
+            assertFalse(run.err().contains("line -1"), run.err());
+        }
+    }
 }

@@ -42,4 +42,20 @@ class WhereElseToLookTest {
         assertTrue(response.body().contains("--snapshot-archive DIR"), response.body());
         assertTrue(response.body().contains("arbiter audit --id ID --replay LOG --archive DIR"), response.body());
     }
+
+    /** docs/api.md says what each health field of a log that is OFF is; the server without a log answers that. */
+    @Test
+    void aLogThatIsOffHasTheHealthTheDocsGive() throws Exception {
+        var log = client.get("/v1/status").json().path("decisionLog");
+        assertEquals("OFF", log.path("mode").asText(), log.toString());
+        assertEquals(false, log.path("writerAlive").asBoolean(true), log.toString());
+        assertEquals(true, log.path("writable").asBoolean(false), log.toString());
+        for (String count : java.util.List.of("written", "dropped", "failed")) {
+            assertEquals(0, log.path(count).asLong(-1), log.toString());
+        }
+        assertTrue(log.path("lastError").isNull() && log.path("lastErrorAt").isNull(), log.toString());
+        String docs = java.nio.file.Files.readString(java.nio.file.Path.of("docs/api.md"));
+        assertTrue(docs.contains("`OFF` (no log: `writerAlive` is then `false`, the counts `0`, `lastError` and "
+                + "`lastErrorAt` `null`, and `writable` `true`, since no write can fail)"), "docs/api.md says otherwise");
+    }
 }
