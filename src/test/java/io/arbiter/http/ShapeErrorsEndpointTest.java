@@ -265,9 +265,12 @@ class ShapeErrorsEndpointTest {
         }
     }
 
-    /** The schema takes 2.0 as the integer 2 (JSON Schema draft 7): the decision must read it so too. */
+    /**
+     * The schema takes 1.0 as the integer 1 (JSON Schema draft 7), but the reference's IntOrString refuses a JSON number
+     * written with a fraction (issue 45): a located 400 that says how to write it, where 1 decides.
+     */
     @Test
-    void aWholeNumberWrittenWithAFractionIsThatNumber() {
+    void aWholeNumberWrittenWithAFractionIsRefusedAsTheReferenceRefusesIt() {
         String request = """
                 {"strategy": {"type": "Progressive", "progressive": {"maxConcurrency": %s}},
                  "decisionGroups": [{"groupIndex": 0, "clusters": ["c1", "c2", "c3"]}], "now": "2026-01-01T00:00:00Z"}
@@ -276,9 +279,11 @@ class ShapeErrorsEndpointTest {
         var whole = client.postJson(ROLLOUT, request.formatted("1"));
         var fraction = client.postJson(ROLLOUT, request.formatted("1.0"));
 
-        assertEquals(200, fraction.status(), fraction.body());
-        assertEquals(1, fraction.json().path("toRollout").size(), fraction.body());
-        assertEquals(whole.json().path("toRollout"), fraction.json().path("toRollout"));
+        assertEquals(200, whole.status(), whole.body());
+        assertEquals(1, whole.json().path("toRollout").size(), whole.body());
+        JsonNode detail = assertError(fraction, 400, "INVALID_REQUEST", "$.strategy.progressive.maxConcurrency");
+        assertTrue(detail.path("problem").asText().contains("1.0 is not a whole number: write it without a decimal "
+                + "point"), fraction.body());
     }
 
     // 5. Duplicates and unknown fields

@@ -268,8 +268,9 @@ public final class DependencyFacts {
     }
 
     /**
-     * The name a template is reported under when it is not its own (ocm-dependencies.md section 4.2: a template error
-     * is reported as {@code template-<i>}). Templates without one are reported under their own name.
+     * The name a template is reported under when it is not its own: {@code template-<i>} for conflicting compliance
+     * states (ocm-dependencies.md section 4.2), the first repeated name for repeated names (getDupName). Templates
+     * without one are reported under their own name.
      */
     @FactId("{template.factId} reported as {name}") public record ReportedName(Template template, String name) implements Fact {}
 
