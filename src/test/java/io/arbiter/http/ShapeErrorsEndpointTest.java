@@ -249,19 +249,33 @@ class ShapeErrorsEndpointTest {
                         {"strategy": {"type": "Progressive", "progressive": {"maxFailures": "1e400%"}},
                          "decisionGroups": [{"groupIndex": 0, "clusters": ["c1"]}], "now": "2026-01-01T00:00:00Z"}
                         """, "$.strategy.progressive.maxFailures"},
-                {DEPENDENCIES, """
-                        {"policies": [{"name": "app", "namespace": "policies"}],
-                         "observed": [{"apiVersion": "policy.open-cluster-management.io/v1", "kind": "Policy",
-                                       "name": "policies.app", "namespace": "local-cluster", "totalViolations": 9223372036854775808}]}
-                        """, "$.observed[0].totalViolations"},
-                {DEPENDENCIES, """
-                        {"policies": [{"name": "app", "namespace": "policies"}],
-                         "observed": [{"apiVersion": "policy.open-cluster-management.io/v1", "kind": "Policy",
-                                       "name": "policies.app", "namespace": "local-cluster", "totalViolations": -3}]}
-                        """, "$.observed[0].totalViolations"},
         };
         for (String[] c : cases) {
             assertError(client.postJson(c[0], c[1]), 400, "INVALID_REQUEST", c[2]);
+        }
+    }
+
+    /**
+     * Issue 45: an observed object's status is the cluster's, not the caller's mistake. A totalViolations the
+     * reference's NestedInt64 cannot read (past 2^63-1, a string) leaves the dependency unmet, a negative one counts as
+     * violations; none of them refuses the request.
+     */
+    @Test
+    void observedTotalViolationsAreReadAsTheClusterHasThem() {
+        for (String value : java.util.List.of("9223372036854775808", "\"2\"", "-3", "1.0")) {
+            var response = client.postJson(DEPENDENCIES, """
+                    {"policies": [{"name": "app", "namespace": "policies", "policyTemplates": [{"name": "t",
+                       "kind": "ConfigurationPolicy", "extraDependencies": [{"apiVersion": "constraints.gatekeeper.sh/v1beta1",
+                       "kind": "K8sRequiredLabels", "name": "c", "compliance": "Compliant"}]}]}],
+                     "observed": [{"apiVersion": "constraints.gatekeeper.sh/v1beta1", "kind": "K8sRequiredLabels",
+                                   "name": "c", "totalViolations": %s}]}
+                    """.formatted(value));
+            assertEquals(200, response.status(), value + ": " + response.body());
+            JsonNode template = response.json().path("policies").get(0).path("templates").get(0);
+            assertEquals("PENDING", template.path("state").asText(), value + ": " + response.body());
+            assertEquals(value.equals("-3") ? "Compliance mismatch on the dependency object"
+                            : "Failed to find complianceState on the dependency object",
+                    template.path("unmet").get(0).path("reason").asText(), value + ": " + response.body());
         }
     }
 

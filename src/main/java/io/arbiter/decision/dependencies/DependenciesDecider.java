@@ -206,7 +206,7 @@ public final class DependenciesDecider {
             String effectiveNs = served.namespaced(apiVersion, kind) ? object.path("namespace").asText("") : "";
             Observed fact = new Observed(o, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
                     object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
-                    object.path("totalViolations").isNumber() ? object.get("totalViolations").longValue() : null);
+                    totalViolations(object.path("totalViolations")));
             Observed earlier = byLocalKey.putIfAbsent(fact.localKey(), fact);
             if (earlier != null) {
                 problems.add(Problem.at("$.observed[" + o + "]", kind + " " + (effectiveNs.isEmpty() ? "" : effectiveNs + "/")
@@ -220,6 +220,25 @@ public final class DependenciesDecider {
                     "the dependencies request is invalid: " + problems.get(0), problems);
         }
         return new ObservedObjects(byKey, byLocalKey);
+    }
+
+    /**
+     * {@code status.totalViolations} as upstream's {@code NestedInt64} reads it (template_sync.go L1384-1391): an
+     * integer that fits 64 bits, a negative one included (it counts as violations); anything else (missing, null, a
+     * string, a number written with a fraction, one past 2^63-1) is no count, and the dependency is unmet with
+     * "Failed to find complianceState on the dependency object". What the cluster holds is never a bad request.
+     */
+    static Long totalViolations(JsonNode value) {
+        return value.isIntegralNumber() && value.canConvertToLong() ? value.longValue() : null;
+    }
+
+    /**
+     * An apiVersion as Kubernetes reads it (apimachinery {@code ParseGroupVersion}): {@code /v1} is group "" and
+     * version v1, which is written {@code v1}. Identities and served kinds compare it in this form.
+     */
+    static String groupVersion(String apiVersion) {
+        int slash = apiVersion.indexOf('/');
+        return slash == 0 && apiVersion.indexOf('/', 1) < 0 ? apiVersion.substring(1) : apiVersion;
     }
 
     /** Hub canonicalisation (section 2): Policy names become {@code <ns>.<name>}; a known PolicySet expands. */
@@ -310,7 +329,7 @@ public final class DependenciesDecider {
         }
 
         private static String type(String apiVersion, String kind) {
-            return apiVersion + "|" + kind;
+            return groupVersion(apiVersion) + "|" + kind;
         }
 
         boolean serves(String apiVersion, String kind) {
@@ -329,7 +348,7 @@ public final class DependenciesDecider {
     }
 
     private static String key(String apiVersion, String kind, String namespace, String name) {
-        return apiVersion + "|" + kind + "|" + namespace + "|" + name;
+        return groupVersion(apiVersion) + "|" + kind + "|" + namespace + "|" + name;
     }
 
     private static String localKey(String kind, String namespace, String name) {

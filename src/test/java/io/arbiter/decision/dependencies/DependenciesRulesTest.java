@@ -195,9 +195,16 @@ class DependenciesRulesTest {
                 obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 2")).firedRules(), C_UNMET);
         assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
                 obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"compliant\": \"Compliant\"")).firedRules(), C_NO_COUNT);
-        // 0.0 is the integer 0 to the request schema, so it is a count of violations too
+        // issue 45, NestedInt64 (template_sync.go L1384-1391): only an int64 is a count; 0.0 decodes as a float there
         assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
-                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 0.0")).firedRules(), C_MET);
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 0.0")).firedRules(), C_NO_COUNT);
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": \"0\"")).firedRules(), C_NO_COUNT);
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "Compliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": 9223372036854775808")).firedRules(), C_NO_COUNT);
+        // (violations == 0) == (desired == "Compliant"): -1 is violations
+        assertOnlyJudge(oneTemplate(dep(CONSTRAINT, "K8sRequiredLabels", "c", "NonCompliant"),
+                obj(CONSTRAINT, "K8sRequiredLabels", "c", ", \"totalViolations\": -1")).firedRules(), C_MET);
     }
 
     @Test
