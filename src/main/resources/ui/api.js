@@ -35,7 +35,7 @@ export async function call(method, path, body, options = {}) {
     }
   }
   if (options.admin) {
-    headers.Authorization = 'Bearer ' + await adminToken(options.admin);
+    headers.Authorization = 'Bearer ' + await adminToken(options.admin, options.tokenError);
   }
   const response = await fetch(path, init);
   const text = await response.text();
@@ -71,13 +71,16 @@ export function showTokenState() {
   if (state) state.hidden = !hasToken();
 }
 
-function adminToken(reason) {
+/** Asks for the token; {@code refused}: the server's words for the token it just refused, shown with what to do. */
+function adminToken(reason, refused) {
   const known = sessionStorage.getItem(TOKEN_KEY);
   if (known) return Promise.resolve(known);
   const dialog = document.getElementById('token-dialog');
   const input = document.getElementById('token-input');
   document.getElementById('token-reason').textContent = typeof reason === 'string' ? reason : 'This action needs the server\'s admin token.';
-  document.getElementById('token-error').textContent = '';
+  document.getElementById('token-error').textContent = refused === undefined ? ''
+    : `The server refused that token${refused ? ` (${refused})` : ''}. Enter the token the server was started with `
+      + '(its ARBITER_ADMIN_TOKEN), or cancel.';
   input.value = '';
   return new Promise((resolve, reject) => {
     const form = document.getElementById('token-form');

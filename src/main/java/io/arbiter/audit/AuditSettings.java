@@ -18,6 +18,16 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
                             int capacity, int recentDecisions, long memoryBytes, Sink sink, KafkaSinkSettings kafka) {
 
     /** Where decision records go: {@code serve --decision-log-sink}. */
+    /** Where the decision records go, in words for the start-up log: a file, standard output, a topic, or nowhere. */
+    public String destination() {
+        return switch (sink) {
+            case FILE -> file == null ? "nowhere (no --decision-log FILE; recent decisions and metrics are still kept)"
+                    : "the file " + file.toAbsolutePath() + " (" + mode + ")";
+            case STDOUT -> "standard output, one JSON line per decision (" + mode + ")";
+            case KAFKA -> kafka.describe() + " (" + mode + ")";
+        };
+    }
+
     public enum Sink {
         /** JSON lines in a file, rotated by size. */
         FILE,
@@ -28,7 +38,7 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
     }
 
     /**
-     * Default rotation: a file of 64 MiB holds 5,000 to 13,000 implementation decisions (5 to 13 KB each), and 4,096
+     * Default rotation: a file of 64 MiB holds about 5,000 to 45,000 usual records (1.5 to 13 KB each), and 4,096
      * at worst (records of {@link DecisionRecord#MAX_BYTES}); the 5 rotated files keep 20,480 decisions at worst.
      */
     public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;

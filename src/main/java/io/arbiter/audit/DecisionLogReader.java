@@ -171,6 +171,12 @@ public final class DecisionLogReader {
                 unreadable.accept(new Unreadable(where, line, "not a JSON object"));
                 return false;
             }
+            if (!record.path("decisionId").isTextual()) {
+                // a JSON line of something else (another program's log, a response saved by hand): not a decision
+                unreadable.accept(new Unreadable(where, line, "a JSON object without a decisionId (another "
+                        + "program's log?): name only the files serve --decision-log writes"));
+                return false;
+            }
             return visitor.visit(record);
         });
     }

@@ -41,6 +41,16 @@ public final class ArbiterCli {
     private static int reportFailure(Exception failure, CommandLine command, CommandLine.ParseResult parseResult) {
         Throwable cause = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
                 ? failure.getCause() : failure;
+        if (io.arbiter.analysis.CompileProblems.isCompileFailure(cause)
+                && command.getCommand() instanceof ArbiterCommand arbiterCommand && arbiterCommand.loadedSettings() != null) {
+            // as lint reports them: at the table's row and column, not at the compiler's internal build path
+            java.util.Optional<String> located = io.arbiter.analysis.CompileProblems.located(cause,
+                    ((ArbiterCli) command.getCommandSpec().root().userObject()).registry, arbiterCommand.loadedSettings());
+            if (located.isPresent()) {
+                Console.error(command.getCommandSpec(), located.get(), List.of());
+                return 2;
+            }
+        }
         Console.error(command.getCommandSpec(), cause.getMessage(),
                 cause instanceof io.arbiter.document.DocumentException document ? document.problems() : List.of());
         boolean usage = cause instanceof IllegalArgumentException || cause instanceof io.arbiter.document.DocumentException

@@ -15,6 +15,11 @@ abstract class ArbiterCommand implements Callable<Integer> {
     @Mixin
     Console console;
 
+    /** The snapshot settings the command loads, to report rules that do not compile as lint does; null: none. */
+    io.arbiter.decision.Settings loadedSettings() {
+        return null;
+    }
+
     /** The policy types the command line was built with ({@link ArbiterCli#commandLine}). */
     PolicyTypeRegistry registry() {
         return ((ArbiterCli) console.command.root().userObject()).registry;

@@ -69,11 +69,24 @@ final class DecideCommand implements Callable<Integer> {
         }
 
         @Override
+        io.arbiter.decision.Settings loadedSettings() {
+            return snapshot.settings();
+        }
+
+        @Override
         public Integer call() throws Exception {
             JsonNode fromOptions = requestOptions == null ? null : requestOptions.toRequest();
             byte[] body;
             if (request != null) {
-                body = request.toString().equals("-") ? System.in.readAllBytes() : Files.readAllBytes(request);
+                if (request.toString().equals("-")) {
+                    body = System.in.readAllBytes();
+                } else if (!Files.isRegularFile(request)) {
+                    console.error("--request " + request + ": " + (Files.exists(request) ? "not a file" : "no such file")
+                            + " (give the path of a JSON or YAML request, or - to read it from standard input)");
+                    return 2;
+                } else {
+                    body = Files.readAllBytes(request);
+                }
             } else if (fromOptions != null) {
                 body = Documents.jsonMapper().writeValueAsBytes(fromOptions);
             } else {

@@ -59,7 +59,7 @@ final class ServeCommand extends ArbiterCommand {
     DecisionLog.Mode decisionLogMode;
 
     @Option(names = "--decision-log-size", defaultValue = "64", paramLabel = "MIB",
-            description = "Rotate the decision log when the next record would take it past MIB MiB: FILE becomes FILE.1 (default: ${DEFAULT-VALUE}; an implementation decision takes 5 to 13 KB, a record at most 16 KiB).")
+            description = "Rotate the decision log when the next record would take it past MIB MiB: FILE becomes FILE.1 (default: ${DEFAULT-VALUE}; a usual record takes 1.5 to 13 KB, any record at most 16 KiB, so a file of MIB MiB holds at least MIB x 64 records).")
     long decisionLogSizeMib;
 
     @Option(names = "--decision-log-files", defaultValue = "5", paramLabel = "COUNT",
@@ -101,6 +101,11 @@ final class ServeCommand extends ArbiterCommand {
 
     @Mixin
     SnapshotOptions snapshot;
+
+    @Override
+    io.arbiter.decision.Settings loadedSettings() {
+        return snapshot.settings();
+    }
 
     @Override
     public Integer call() throws Exception {

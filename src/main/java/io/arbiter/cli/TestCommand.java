@@ -76,6 +76,11 @@ final class TestCommand extends ArbiterCommand {
     Format format;
 
     @Override
+    io.arbiter.decision.Settings loadedSettings() {
+        return snapshot.settings();
+    }
+
+    @Override
     public Integer call() throws Exception {
         PrintWriter out = console.out();
         PrintWriter err = console.err();

@@ -1,5 +1,6 @@
 package io.arbiter.http;
 
+import io.arbiter.analysis.CompileProblems;
 import io.arbiter.archive.ArchiveWriter;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.Reloader;
@@ -63,6 +64,13 @@ public final class ArbiterServer {
     /** Loads the snapshot (off the event loop), then listens. Fails if rules, policy or catalog cannot load. */
     public static Future<ArbiterServer> start(ServerOptions options) {
         long started = System.nanoTime();
+        // before seconds of loading: a port in use is known at once
+        try {
+            checkPortFree(options.host(), options.port());
+        } catch (java.io.UncheckedIOException e) {
+            LOG.error("arbiter failed to start: {}", e.getMessage());
+            return Future.failedFuture(e);
+        }
         Vertx vertx = Vertx.vertx();
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         ArchiveWriter archive = options.snapshotArchive() == null ? null : new ArchiveWriter(options.snapshotArchive());
@@ -74,6 +82,8 @@ public final class ArbiterServer {
                         archiveSnapshots(decisions, archive);
                     }
                     if (options.watch()) {
+                        decisions.explainReloadFailuresWith(failure ->
+                                CompileProblems.located(failure, registry, options.settings()).orElse(null));
                         try {
                             decisions.watchWith(Reloader.watch(decisions, options.settings(), registry, options.watchSettle()));
                         } catch (java.io.IOException e) {
@@ -84,18 +94,58 @@ public final class ArbiterServer {
                 })
                 .compose(decisions -> listen(vertx, decisions, options, archive))
                 // after the JVM started: what an operator waits for, JVM start-up and option parsing included
-                .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms, {} ms after the JVM started)",
-                        options.host(), server.port(), (System.nanoTime() - started) / 1_000_000,
-                        ManagementFactory.getRuntimeMXBean().getUptime()))
-                .recover(failure -> {
+                .onSuccess(server -> LOG.info("arbiter listening on {}:{} (ready in {} ms, {} ms after the JVM started);"
+                                + " decision log: {}; decision explorer: {}", options.host(), server.port(),
+                        (System.nanoTime() - started) / 1_000_000, ManagementFactory.getRuntimeMXBean().getUptime(),
+                        options.audit().destination(), explorerAddress(options.host(), server.port())))
+                .recover(failed -> {
+                    Throwable failure = portInUse(failed, options.host(), options.port());
                     // Fail at once: a completion chained on close() would be dispatched to the closed event loop.
-                    LOG.error("arbiter failed to start: {}", failure.toString());
+                    LOG.error("arbiter failed to start: {}", failure instanceof java.io.UncheckedIOException
+                            ? failure.getMessage() : failure.toString());
                     if (archive != null) {
                         archive.close();
                     }
                     vertx.close();
                     return Future.failedFuture(failure);
                 });
+    }
+
+    /** The browser page's address: a wildcard host is reached on this machine as localhost. */
+    static String explorerAddress(String host, int port) {
+        String reachable = host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
+        return "http://" + reachable + ":" + port + "/ui/";
+    }
+
+    /** Fails, naming the port and what to do, when {@code port} cannot be bound on {@code host}; port 0 always can. */
+    static void checkPortFree(String host, int port) {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new java.net.InetSocketAddress(InetAddress.getByName(host), port), 1);
+        } catch (java.net.BindException e) {
+            throw portInUseError(host, port, e);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage()
+                    + " (check --host and --port)", e);
+        }
+    }
+
+    private static java.io.UncheckedIOException portInUseError(String host, int port, java.net.BindException e) {
+        return new java.io.UncheckedIOException("port " + port + " on " + host + " is in use (another arbiter?): stop "
+                + "what listens there, or give another --port (--port 0 picks a free one)", e);
+    }
+
+    /** A bind failure while listening, as the same error as {@link #checkPortFree} (another process took the port meanwhile). */
+    private static Throwable portInUse(Throwable failure, String host, int port) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.BindException bind) {
+                return portInUseError(host, port, bind);
+            }
+        }
+        return failure;
     }
 
     /** Archives the live snapshot and every one that goes live after it, and counts the writes in the metrics. */

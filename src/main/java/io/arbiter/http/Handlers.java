@@ -50,9 +50,18 @@ final class Handlers {
 
     void getDecision(RoutingContext ctx) {
         String id = ctx.pathParam("id");
+        if (decisions.registry().targets().stream().anyMatch(target -> target.name().equals(id))) {
+            // GET on a decision target: the caller meant to decide, not to read a recent decision back
+            ctx.response().putHeader("Allow", "POST");
+            Responses.fail(ctx, new ApiError(405, "INVALID_REQUEST", "'" + id + "' is a decision target: POST the "
+                    + "request to /v1/decisions/" + id + " to decide it (GET /v1/decisions/{decisionId} reads a recent "
+                    + "decision back by the decisionId it answered)"));
+            return;
+        }
         decisions.recentDecision(id).ifPresentOrElse(record -> Responses.json(ctx, 200, Buffer.buffer(record.json())),
                 () -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
-                        "no recent decision with id '" + id + "' (the index keeps the most recent decisions only)")));
+                        "no recent decision with id '" + id + "' (the index keeps the most recent decisions only): "
+                                + "look it up in the decision log with arbiter audit --id " + id + " LOG")));
     }
 
     /** {@code GET /v1/snapshots/{revision}/firings[?key=]}: the firings recorded when a recent snapshot was built. */
@@ -65,7 +74,9 @@ final class Handlers {
             } else if (result.result().isEmpty()) {
                 Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "no recent snapshot with revision '" + revision
                         + "' (the firings of the live snapshot and of the " + Decisions.RETIRED_SNAPSHOTS
-                        + " it replaced last are kept)"));
+                        + " it replaced last are kept): an older snapshot is in the snapshot archive, if the server "
+                        + "runs with --snapshot-archive DIR; arbiter audit --id ID --replay LOG --archive DIR decides a "
+                        + "logged decision again with it, firings included"));
             } else if (key != null && !result.result().get().firings().containsKey(key)) {
                 Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "snapshot '" + revision + "' has no firings under key '"
                         + key + "'"));

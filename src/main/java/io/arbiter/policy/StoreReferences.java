@@ -48,7 +48,9 @@ public final class StoreReferences {
     }
 
     public static String message(String id, String at) {
-        return "TypeInstance " + id + " (" + at + ") is not in the server's TypeInstance store: unless a request"
+        // the same words for a server and for arbiter lint, which both read the store --type-instances names
+        return "TypeInstance " + id + " (" + at + ") is not in the TypeInstance store (the file --type-instances"
+                + " names, by default the embedded one): add it there if it should be, or else, unless a request"
                 + " carries it, it satisfies no requirement (a decision that needed it is NO_MATCH, and its explanation"
                 + " says the id is unknown to the store), and a decision that selects an Implementation it is injected"
                 + " into answers 422 INVALID_POLICY";

@@ -107,10 +107,21 @@ public final class Decisions {
         this.wentLive = listener;
     }
 
+    private volatile java.util.function.Function<Exception, String> reloadExplainer = failure -> null;
+
+    /**
+     * How a rejected reload is told, before {@link #reloadError}: the edge that serves sets it (the server reports
+     * rules that do not compile as lint does); {@code explainer} answers null to leave a failure to the default.
+     */
+    public void explainReloadFailuresWith(java.util.function.Function<Exception, String> explainer) {
+        this.reloadExplainer = explainer;
+    }
+
     /** Records a rejected reload: the live snapshot stays. */
     public void reloadFailed(Exception failure) {
         ReloadState previous = reloadState;
-        String message = reloadError(failure);
+        String explained = reloadExplainer.apply(failure);
+        String message = explained != null ? explained : reloadError(failure);
         reloadState = new ReloadState(message, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
         audit.metrics().policyReload(false);
         reloaded.accept(reloadState);

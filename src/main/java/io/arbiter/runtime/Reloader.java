@@ -187,7 +187,7 @@ public final class Reloader implements AutoCloseable {
             settled = expected;
             candidate = null;
             decisions.reloadFailed(e);
-            String reason = Decisions.reloadError(e);
+            String reason = decisions.reloadState().lastReloadError();
             if (reason.equals(Decisions.UNEXPECTED_RELOAD_ERROR)) {
                 LOG.error("reload rejected, the previous snapshot keeps serving", e);
             } else {

@@ -58,6 +58,12 @@ public final class SnapshotLoader {
             throw new SnapshotLoadException("the catalog folder " + hub + (Files.exists(hub) ? " is not a folder" : " does not exist"));
         }
         CatalogLoadResult catalog = stage("the catalog " + hub, () -> ManifestLoader.load(hub));
+        if (catalog.filesRead() == 0) {
+            // as an empty rules folder is refused: serving no Implementation at all is a wrong path, not a catalog
+            throw new SnapshotLoadException("the catalog folder " + hub + " holds no manifest files (*.yaml, *.yml): give "
+                    + "--hub the folder of the Hub's OCF manifests (Implementations, Interfaces, Types, Attributes), or "
+                    + "leave --hub out to serve the embedded catalog");
+        }
         LOG.info("catalog {}: {} Implementations, {} Interfaces, {} Types from {} files ({} skipped)", hub,
                 catalog.catalog().implementations().size(), catalog.catalog().interfaceCount(),
                 catalog.catalog().types().size(), catalog.filesRead(), catalog.problems().size());

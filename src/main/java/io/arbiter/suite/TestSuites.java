@@ -106,6 +106,11 @@ public final class TestSuites {
             Set<String> names = new HashSet<>();
             for (int i = 0; i < list.size(); i++) {
                 String path = "$.tests[" + i + "]";
+                // every test's name, whatever else is wrong with it: every problem of the file is printed at once
+                JsonNode name = list.get(i).path("name");
+                if (name.isTextual() && !names.add(name.asText())) {
+                    problems.add(Problem.at(path + ".name", "another test of this file is named '" + name.asText() + "'"));
+                }
                 TestCase test = problemAt(shape, path) ? null
                         : test(file, list.get(i), path, targets, defaultPolicy, names, checked, problems);
                 if (test != null) {
@@ -147,9 +152,6 @@ public final class TestSuites {
                                  Set<String> names, Map<Path, Boolean> checked, List<Problem> problems) {
         int before = problems.size();
         String name = test.get("name").asText();
-        if (!names.add(name)) {
-            problems.add(Problem.at(path + ".name", "another test of this file is named '" + name + "'"));
-        }
         JsonNode target = test.path("target");
         if (!target.isMissingNode() && !targets.contains(target.asText())) {
             problems.add(Problem.at(path + ".target", "unknown target " + Expectations.shown(target) + "; targets: "

@@ -91,8 +91,10 @@ class AuditReplayCommandTest {
                 .findFirst().orElseThrow();
         assertTrue(blocks.find());
         List<String> shown = blocks.group(2).lines().toList();
-        String[] args = command.substring("java -jar target/arbiter.jar ".length()).replace("<decisionId>", id)
-                .replace("arbiter-decisions.log*", log.toString()).replace("snapshots/", archive.toString()).split(" ");
+        // the walkthrough's shell variables: ReadmeWalkthroughIT runs it whole, on the packaged jar
+        String[] args = command.substring("java -jar target/arbiter.jar ".length()).replace("\"$id\"", id)
+                .replace("\"$work\"/arbiter-decisions.log*", log.toString()).replace("\"$work\"/snapshots", archive.toString())
+                .split(" ");
 
         CliRun run = run(args);
 
@@ -100,7 +102,7 @@ class AuditReplayCommandTest {
         List<String> printed = run.out().lines().toList();
         assertEquals(shown.size(), printed.size(), run.out());
         for (int i = 0; i < shown.size(); i++) {
-            String pattern = java.util.Arrays.stream(shown.get(i).replace("<decisionId>", id).split("…", -1))
+            String pattern = java.util.Arrays.stream(shown.get(i).split("…", -1))
                     .map(java.util.regex.Pattern::quote).collect(java.util.stream.Collectors.joining(".*"));
             assertTrue(printed.get(i).matches(pattern), "README shows '" + shown.get(i) + "', the command printed '" + printed.get(i) + "'");
         }

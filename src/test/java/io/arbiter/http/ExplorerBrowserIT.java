@@ -262,6 +262,9 @@ class ExplorerBrowserIT {
         // a refused token is forgotten and asked for again
         wait.until(driver -> driver.findElement(By.id("token-dialog")).isDisplayed()
                 && driver.findElement(By.id("token-input")).getAttribute("value").isEmpty());
+        // issue 45: and says why, and what to enter instead
+        String refused = driver.findElement(By.id("token-error")).getText();
+        assertTrue(refused.startsWith("The server refused that token") && refused.contains("ARBITER_ADMIN_TOKEN"), refused);
         driver.findElement(By.id("token-input")).sendKeys(TOKEN, Keys.ENTER);
         waitForText(By.id("policy-replaced"), "Replaced: the live policy is now revision");
         assertEquals(TOKEN, ((JavascriptExecutor) driver).executeScript("return sessionStorage.getItem('arbiter.adminToken')"));

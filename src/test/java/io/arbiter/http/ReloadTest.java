@@ -142,4 +142,17 @@ class ReloadTest {
                 + "implementation/rule-key-precedence.drl.csv");
         assertNotEquals(first, second);
     }
+
+    /** Issue 45: a reload whose table does not compile is told as lint tells it, at the table's row and column. */
+    @Test
+    void aTableThatDoesNotCompileIsReportedAsLintReportsIt() throws Exception {
+        Path table = tables.resolve("implementation/rule-key-precedence.drl.csv");
+        Files.writeString(table, Files.readString(table).replace("PATH_REVISION,1", "PATH_REVISON,1"));
+        var rejected = awaitReady(ReloadTest::rejected);
+        String error = rejected.json().path("lastReloadError").asText();
+        assertTrue(error.contains("does not compile (as arbiter lint --rules " + rules + " --decision-tables " + tables
+                + " reports it)"), error);
+        assertTrue(error.contains("10:3: error [unknown-value]"), error);
+        assertTrue(!error.contains("line -1"), error);
+    }
 }

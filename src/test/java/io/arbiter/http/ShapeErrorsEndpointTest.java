@@ -249,25 +249,42 @@ class ShapeErrorsEndpointTest {
                         {"strategy": {"type": "Progressive", "progressive": {"maxFailures": "1e400%"}},
                          "decisionGroups": [{"groupIndex": 0, "clusters": ["c1"]}], "now": "2026-01-01T00:00:00Z"}
                         """, "$.strategy.progressive.maxFailures"},
-                {DEPENDENCIES, """
-                        {"policies": [{"name": "app", "namespace": "policies"}],
-                         "observed": [{"apiVersion": "policy.open-cluster-management.io/v1", "kind": "Policy",
-                                       "name": "policies.app", "namespace": "local-cluster", "totalViolations": 9223372036854775808}]}
-                        """, "$.observed[0].totalViolations"},
-                {DEPENDENCIES, """
-                        {"policies": [{"name": "app", "namespace": "policies"}],
-                         "observed": [{"apiVersion": "policy.open-cluster-management.io/v1", "kind": "Policy",
-                                       "name": "policies.app", "namespace": "local-cluster", "totalViolations": -3}]}
-                        """, "$.observed[0].totalViolations"},
         };
         for (String[] c : cases) {
             assertError(client.postJson(c[0], c[1]), 400, "INVALID_REQUEST", c[2]);
         }
     }
 
-    /** The schema takes 2.0 as the integer 2 (JSON Schema draft 7): the decision must read it so too. */
+    /**
+     * Issue 45: an observed object's status is the cluster's, not the caller's mistake. A totalViolations the
+     * reference's NestedInt64 cannot read (past 2^63-1, a string) leaves the dependency unmet, a negative one counts as
+     * violations; none of them refuses the request.
+     */
     @Test
-    void aWholeNumberWrittenWithAFractionIsThatNumber() {
+    void observedTotalViolationsAreReadAsTheClusterHasThem() {
+        for (String value : java.util.List.of("9223372036854775808", "\"2\"", "-3", "1.0")) {
+            var response = client.postJson(DEPENDENCIES, """
+                    {"policies": [{"name": "app", "namespace": "policies", "policyTemplates": [{"name": "t",
+                       "kind": "ConfigurationPolicy", "extraDependencies": [{"apiVersion": "constraints.gatekeeper.sh/v1beta1",
+                       "kind": "K8sRequiredLabels", "name": "c", "compliance": "Compliant"}]}]}],
+                     "observed": [{"apiVersion": "constraints.gatekeeper.sh/v1beta1", "kind": "K8sRequiredLabels",
+                                   "name": "c", "totalViolations": %s}]}
+                    """.formatted(value));
+            assertEquals(200, response.status(), value + ": " + response.body());
+            JsonNode template = response.json().path("policies").get(0).path("templates").get(0);
+            assertEquals("PENDING", template.path("state").asText(), value + ": " + response.body());
+            assertEquals(value.equals("-3") ? "Compliance mismatch on the dependency object"
+                            : "Failed to find complianceState on the dependency object",
+                    template.path("unmet").get(0).path("reason").asText(), value + ": " + response.body());
+        }
+    }
+
+    /**
+     * The schema takes 1.0 as the integer 1 (JSON Schema draft 7), but the reference's IntOrString refuses a JSON number
+     * written with a fraction (issue 45): a located 400 that says how to write it, where 1 decides.
+     */
+    @Test
+    void aWholeNumberWrittenWithAFractionIsRefusedAsTheReferenceRefusesIt() {
         String request = """
                 {"strategy": {"type": "Progressive", "progressive": {"maxConcurrency": %s}},
                  "decisionGroups": [{"groupIndex": 0, "clusters": ["c1", "c2", "c3"]}], "now": "2026-01-01T00:00:00Z"}
@@ -276,9 +293,11 @@ class ShapeErrorsEndpointTest {
         var whole = client.postJson(ROLLOUT, request.formatted("1"));
         var fraction = client.postJson(ROLLOUT, request.formatted("1.0"));
 
-        assertEquals(200, fraction.status(), fraction.body());
-        assertEquals(1, fraction.json().path("toRollout").size(), fraction.body());
-        assertEquals(whole.json().path("toRollout"), fraction.json().path("toRollout"));
+        assertEquals(200, whole.status(), whole.body());
+        assertEquals(1, whole.json().path("toRollout").size(), whole.body());
+        JsonNode detail = assertError(fraction, 400, "INVALID_REQUEST", "$.strategy.progressive.maxConcurrency");
+        assertTrue(detail.path("problem").asText().contains("1.0 is not a whole number: write it without a decimal "
+                + "point"), fraction.body());
     }
 
     // 5. Duplicates and unknown fields

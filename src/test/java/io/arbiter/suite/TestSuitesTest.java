@@ -115,6 +115,24 @@ class TestSuitesTest {
         assertEquals(9, e.problems().size(), all);
     }
 
+    /** Issue 45: a repeated name shows with the schema's errors, not only once they are fixed. */
+    @Test
+    void aRepeatedNameIsReportedBesideTheSchemaErrorsOfTheSameTest() throws IOException {
+        Path suite = write("dup.yaml", """
+                tests:
+                  - name: same
+                    request: {}
+                    expect: {}
+                  - name: same
+                    request: []
+                    expect: {}
+                """);
+
+        String all = problems(refused(suite));
+        assertTrue(all.contains(suite + ":5:5: $.tests[1].name: another test of this file is named 'same'"), all);
+        assertTrue(all.contains("$.tests[1].request: array found, object expected"), all);
+    }
+
     @Test
     void aPolicyOutsideTheSuitesFolderTreeIsRefusedUnread() throws IOException {
         Path secret = write("outside/secret.yaml", "interface: {rules: [{interface: {path: secret-content}}]}\n");

@@ -97,7 +97,7 @@ public final class DependenciesDecider {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, served, sets)) {
                     facts.add(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
-                            observed.byKey().get(dependency.key())));
+                            observed.byKey().get(dependency.lookupKey())));
                 }
             }
             policyWanted = facts.size() - policyWanted;
@@ -107,7 +107,8 @@ public final class DependenciesDecider {
                 String kind = template.path("kind").asText();
                 Template fact = new Template(p, t, template.path("name").asText(), kind,
                         template.path("ignorePending").asBoolean(false), template.path("applied").asBoolean(false),
-                        observed.byLocalKey().get(localKey(kind, clusterNs, template.path("name").asText())));
+                        observed.byLocalKey().get(localKey(kind, clusterNs, template.path("name").asText())),
+                        served.servesKind(kind));
                 facts.add(fact);
                 JsonNode extras = template.path("extraDependencies");
                 int extraPosition = 0;
@@ -115,7 +116,7 @@ public final class DependenciesDecider {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, served, sets)) {
                         facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
-                                observed.byKey().get(dependency.key())));
+                                observed.byKey().get(dependency.lookupKey())));
                     }
                 }
                 templateDependencies += policyWanted + extraPosition;
@@ -205,7 +206,7 @@ public final class DependenciesDecider {
             String effectiveNs = served.namespaced(apiVersion, kind) ? object.path("namespace").asText("") : "";
             Observed fact = new Observed(o, key(apiVersion, kind, effectiveNs, name), localKey(kind, effectiveNs, name),
                     object.path("compliant").isTextual() ? object.get("compliant").asText() : null,
-                    object.path("totalViolations").isNumber() ? object.get("totalViolations").longValue() : null);
+                    totalViolations(object.path("totalViolations")));
             Observed earlier = byLocalKey.putIfAbsent(fact.localKey(), fact);
             if (earlier != null) {
                 problems.add(Problem.at("$.observed[" + o + "]", kind + " " + (effectiveNs.isEmpty() ? "" : effectiveNs + "/")
@@ -219,6 +220,25 @@ public final class DependenciesDecider {
                     "the dependencies request is invalid: " + problems.get(0), problems);
         }
         return new ObservedObjects(byKey, byLocalKey);
+    }
+
+    /**
+     * {@code status.totalViolations} as upstream's {@code NestedInt64} reads it (template_sync.go L1384-1391): an
+     * integer that fits 64 bits, a negative one included (it counts as violations); anything else (missing, null, a
+     * string, a number written with a fraction, one past 2^63-1) is no count, and the dependency is unmet with
+     * "Failed to find complianceState on the dependency object". What the cluster holds is never a bad request.
+     */
+    static Long totalViolations(JsonNode value) {
+        return value.isIntegralNumber() && value.canConvertToLong() ? value.longValue() : null;
+    }
+
+    /**
+     * An apiVersion as Kubernetes reads it (apimachinery {@code ParseGroupVersion}): {@code /v1} is group "" and
+     * version v1, which is written {@code v1}. Identities and served kinds compare it in this form.
+     */
+    static String groupVersion(String apiVersion) {
+        int slash = apiVersion.indexOf('/');
+        return slash == 0 && apiVersion.indexOf('/', 1) < 0 ? apiVersion.substring(1) : apiVersion;
     }
 
     /** Hub canonicalisation (section 2): Policy names become {@code <ns>.<name>}; a known PolicySet expands. */
@@ -249,9 +269,10 @@ public final class DependenciesDecider {
     private static Dependency dependency(String apiVersion, String kind, String name, String namespace, String compliance,
                                          String clusterNs, ServedKinds served) {
         String group = group(apiVersion);
-        String key = key(apiVersion, kind, lookupNamespace(apiVersion, kind, namespace, clusterNs, served), name);
+        String key = key(apiVersion, kind, identityNamespace(apiVersion, kind, namespace, clusterNs), name);
+        String lookupKey = key(apiVersion, kind, lookupNamespace(apiVersion, kind, namespace, clusterNs, served), name);
         String target = kind.equals("Policy") && group.equals(POLICY_GROUP) ? name : null;
-        return new Dependency(apiVersion, group, kind, name, namespace, compliance, key, target,
+        return new Dependency(apiVersion, group, kind, name, namespace, compliance, key, lookupKey, target,
                 served.serves(apiVersion, kind));
     }
 
@@ -261,7 +282,17 @@ public final class DependenciesDecider {
     }
 
     /**
-     * Section 2, managed cluster: where a dependency is looked up. A cluster-scoped kind has no namespace; a
+     * The namespace of a dependency's identity, as upstream's {@code getDepNamespace} (template_sync.go L1319-1327):
+     * the cluster namespace for a policy-group kind ending in Policy, otherwise the namespace as written, even for a
+     * cluster-scoped kind. Two dependencies on one cluster-scoped object that differ only in namespace are two
+     * dependencies: judged separately, never in conflict, both counted.
+     */
+    static String identityNamespace(String apiVersion, String kind, String namespace, String clusterNs) {
+        return group(apiVersion).equals(POLICY_GROUP) && kind.endsWith("Policy") ? clusterNs : namespace;
+    }
+
+    /**
+     * Section 2, managed cluster: where a dependency is looked up (L1350-1355). A cluster-scoped kind has no namespace; a
      * policy-group kind ending in Policy is looked up in the cluster namespace, whatever namespace it gives.
      */
     static String lookupNamespace(String apiVersion, String kind, String namespace, String clusterNs, ServedKinds served) {
@@ -274,17 +305,19 @@ public final class DependenciesDecider {
      * describes them (discovery). Without it, every kind is served, and only the Gatekeeper groups are cluster-scoped.
      * Whether a kind is served is judged by the rules (section 3, row 1); here it only decides where objects live.
      */
-    record ServedKinds(Map<String, Boolean> namespacedByType) {
+    record ServedKinds(Map<String, Boolean> namespacedByType, Set<String> servedKinds) {
         static final Set<String> CLUSTER_SCOPED_GROUPS = Set.of("templates.gatekeeper.sh", "constraints.gatekeeper.sh");
 
         static ServedKinds of(JsonNode apiResources) {
             if (apiResources.isMissingNode() || apiResources.isNull()) {
-                return new ServedKinds(null);
+                return new ServedKinds(null, Set.of());
             }
             Map<String, Boolean> namespaced = new HashMap<>(apiResources.size() * 4 / 3 + 1);
+            Set<String> kinds = new java.util.HashSet<>();
             for (int r = 0; r < apiResources.size(); r++) {
                 JsonNode resource = apiResources.get(r);
                 String type = type(resource.path("apiVersion").asText(), resource.path("kind").asText());
+                kinds.add(resource.path("kind").asText());
                 if (namespaced.putIfAbsent(type, resource.path("namespaced").asBoolean()) != null) {
                     Problem problem = Problem.at("$.apiResources[" + r + "]", resource.path("kind").asText() + " of "
                             + resource.path("apiVersion").asText() + " is listed already: list each kind once");
@@ -292,15 +325,20 @@ public final class DependenciesDecider {
                             "the dependencies request is invalid: " + problem, List.of(problem));
                 }
             }
-            return new ServedKinds(namespaced);
+            return new ServedKinds(namespaced, kinds);
         }
 
         private static String type(String apiVersion, String kind) {
-            return apiVersion + "|" + kind;
+            return groupVersion(apiVersion) + "|" + kind;
         }
 
         boolean serves(String apiVersion, String kind) {
             return namespacedByType == null || namespacedByType.containsKey(type(apiVersion, kind));
+        }
+
+        /** A template gives no apiVersion: its kind is served when any listed apiVersion serves it. */
+        boolean servesKind(String kind) {
+            return namespacedByType == null || servedKinds.contains(kind);
         }
 
         boolean namespaced(String apiVersion, String kind) {
@@ -310,7 +348,7 @@ public final class DependenciesDecider {
     }
 
     private static String key(String apiVersion, String kind, String namespace, String name) {
-        return apiVersion + "|" + kind + "|" + namespace + "|" + name;
+        return groupVersion(apiVersion) + "|" + kind + "|" + namespace + "|" + name;
     }
 
     private static String localKey(String kind, String namespace, String name) {
@@ -492,7 +530,7 @@ public final class DependenciesDecider {
         String name;
         Action action;
         final List<Unmet> unmet = new ArrayList<>(0);
-        final Set<String> waiting = new java.util.TreeSet<>();
+        final Set<String> waiting = new java.util.TreeSet<>(DependencyFacts.GO_ORDER);
 
         TemplateResult render(int index, String requestedName) {
             List<UnmetDependency> unmetDependencies = state == null || state.state() == State.TEMPLATE_ERROR ? List.of()
@@ -506,8 +544,8 @@ public final class DependenciesDecider {
 
     /** Each waited-on pending request policy with what it waits on directly, by canonical name. */
     static List<PendingPolicy> pendingPolicies(Result result) {
-        Map<String, Set<String>> waiting = new TreeMap<>();
-        result.policyWaiting().forEach(w -> waiting.computeIfAbsent(w.policy().canonical(), k -> new java.util.TreeSet<>())
+        Map<String, Set<String>> waiting = new TreeMap<>(DependencyFacts.GO_ORDER);
+        result.policyWaiting().forEach(w -> waiting.computeIfAbsent(w.policy().canonical(), k -> new java.util.TreeSet<>(DependencyFacts.GO_ORDER))
                 .add(w.label()));
         List<PendingPolicy> pending = new ArrayList<>(waiting.size());
         waiting.forEach((policy, labels) -> pending.add(new PendingPolicy(policy, List.copyOf(labels))));

@@ -22,6 +22,32 @@ public final class DependencyFacts {
     private DependencyFacts() {
     }
 
+    /**
+     * Go's {@code sort.Strings}: by UTF-8 bytes, which is code point order. Java's {@code String.compareTo} compares
+     * UTF-16 units, which puts a character above U+FFFF (a surrogate pair) before U+E000 to U+FFFF.
+     */
+    public static final Comparator<String> GO_ORDER = (a, b) -> {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    };
+
+    /** Names sorted as Go's {@code sort.Strings} sorts them ({@link #GO_ORDER}), repeats kept. */
+    public static java.util.List<String> sortedAsGo(Collection<String> names) {
+        java.util.List<String> sorted = new java.util.ArrayList<>(names);
+        sorted.sort(GO_ORDER);
+        return sorted;
+    }
+
     /** Where a template's dependency came from: the policy's {@code dependencies} or its own {@code extraDependencies}. */
     public enum Source { POLICY, EXTRA }
 
@@ -33,10 +59,14 @@ public final class DependencyFacts {
 
     /**
      * One dependency after hub canonicalisation. {@code key} is its identity on the managed cluster
-     * (group|version|kind|effective namespace|name); {@code targetPolicy} is the canonical name when it names a Policy.
+     * (apiVersion|kind|namespace|name, the namespace as upstream's {@code getDepNamespace} gives it: the cluster
+     * namespace for a policy-group kind ending in Policy, otherwise the namespace as written, even for a cluster-scoped
+     * kind); {@code lookupKey} is where the cluster reads it (no namespace for a cluster-scoped kind), which finds its
+     * observed object; {@code targetPolicy} is the canonical name when it names a Policy.
      */
     public record Dependency(String apiVersion, String group, String kind, String name, String namespace,
-                             String compliance, String key, String targetPolicy, boolean served, String label) {
+                             String compliance, String key, String lookupKey, String targetPolicy, boolean served,
+                             String label) {
         /**
          * {@code served}: the cluster has an API mapping for its kind (the request's {@code apiResources} lists it, or
          * gives no list). {@code label} is how messages name it ("Kind name"). Fact ids append the compliance inside
@@ -44,8 +74,8 @@ public final class DependencyFacts {
          * benchmark request has 6,500 dependencies).
          */
         public Dependency(String apiVersion, String group, String kind, String name, String namespace, String compliance,
-                          String key, String targetPolicy, boolean served) {
-            this(apiVersion, group, kind, name, namespace, compliance, key, targetPolicy, served, kind + " " + name);
+                          String key, String lookupKey, String targetPolicy, boolean served) {
+            this(apiVersion, group, kind, name, namespace, compliance, key, lookupKey, targetPolicy, served, kind + " " + name);
         }
     }
 
@@ -70,12 +100,20 @@ public final class DependencyFacts {
         }
     }
 
-    /** {@code policies[policyIndex].policyTemplates[index]}; {@code object} is its own object, null when not observed. */
+    /**
+     * {@code policies[policyIndex].policyTemplates[index]}; {@code object} is its own object, null when not observed;
+     * {@code served}: the cluster serves its kind (the request's {@code apiResources} lists the kind, or gives no list).
+     */
     public record Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
-                           Observed object, String factId) implements Fact, OfPolicy {
+                           Observed object, boolean served, String factId) implements Fact, OfPolicy {
         public Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
                         Observed object) {
-            this(policyIndex, index, name, kind, ignorePending, applied, object,
+            this(policyIndex, index, name, kind, ignorePending, applied, object, true);
+        }
+
+        public Template(int policyIndex, int index, String name, String kind, boolean ignorePending, boolean applied,
+                        Observed object, boolean served) {
+            this(policyIndex, index, name, kind, ignorePending, applied, object, served,
                     "policies[" + policyIndex + "].policyTemplates[" + index + "] " + name);
         }
 
@@ -155,8 +193,13 @@ public final class DependencyFacts {
         }
     }
 
-    /** Two templates of {@code policies[policyIndex]} have one name: every template of it is a template error. */
-    @FactId("policies[{policyIndex}] repeats a template name") public record RepeatedTemplateNames(int policyIndex) implements Fact {}
+    /**
+     * Two templates of {@code policies[policyIndex]} have one name (whatever their kinds): every template of it is a
+     * template error reported under {@code name}, the first name repeated in template order (upstream's
+     * {@code getDupName}), and nothing of the policy is created or deleted.
+     */
+    @FactId("policies[{policyIndex}] repeats the template name {name}")
+    public record RepeatedTemplateNames(int policyIndex, String name) implements Fact {}
 
     /** Two entries of one template want the same object in different compliance states. */
     @FactId("{template.factId} conflicting on {dependencyName}")
@@ -225,8 +268,9 @@ public final class DependencyFacts {
     }
 
     /**
-     * The name a template is reported under when it is not its own (ocm-dependencies.md section 4.2: a template error
-     * is reported as {@code template-<i>}). Templates without one are reported under their own name.
+     * The name a template is reported under when it is not its own: {@code template-<i>} for conflicting compliance
+     * states (ocm-dependencies.md section 4.2), the first repeated name for repeated names (getDupName). Templates
+     * without one are reported under their own name.
      */
     @FactId("{template.factId} reported as {name}") public record ReportedName(Template template, String name) implements Fact {}
 

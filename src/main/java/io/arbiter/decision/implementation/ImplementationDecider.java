@@ -88,7 +88,61 @@ public final class ImplementationDecider {
     /** Runs every phase of the rules over the snapshot's facts and the request's: what is not derived. */
     static ImplementationDecision decideAtRequestTime(ImplementationRequest request, Snapshot snapshot) {
         Evaluation evaluation = evaluate(request, snapshot, true);
-        return decision(evaluation, evaluation.run().firedRules(), null, snapshot);
+        ImplementationDecision decision = decision(evaluation, evaluation.run().firedRules(), null, snapshot);
+        String unknown = unknownInterface(request, snapshot);
+        if (unknown == null) {
+            return decision;
+        }
+        List<String> warnings = new java.util.ArrayList<>(decision.warnings() == null ? List.of() : decision.warnings());
+        warnings.add(unknown);
+        return decision.withWarnings(warnings);
+    }
+
+    /**
+     * A warning when the requested Interface is one the catalog (or the request's own Implementations) does not have,
+     * naming the closest ones: a mistyped path is otherwise a 200 whose outcome alone cannot say why (the contract
+     * keeps a decision a 200 whatever its outcome). Null when the Interface is known.
+     */
+    static String unknownInterface(ImplementationRequest request, Snapshot snapshot) {
+        Set<String> known = new java.util.TreeSet<>();
+        if (request.implementations() == null) {
+            snapshot.catalog().interfaces().forEach(ref -> known.add(ref.path()));
+            snapshot.catalog().implementations().forEach(i -> i.implementsRefs().forEach(ref -> known.add(ref.path())));
+        } else {
+            request.implementations().forEach(i -> i.implementsRefs().forEach(ref -> known.add(ref.path())));
+        }
+        String path = request.interfaceRef().path();
+        if (known.contains(path)) {
+            return null;
+        }
+        List<String> closest = known.stream()
+                .filter(candidate -> editDistance(path, candidate) <= Math.max(3, path.length() / 3))
+                .sorted(Comparator.comparingInt((String candidate) -> editDistance(path, candidate))
+                        .thenComparing(Comparator.naturalOrder()))
+                .limit(3).toList();
+        return (request.implementations() == null ? "the catalog has" : "the request's implementations implement")
+                + " no Interface " + path + (closest.isEmpty() ? "" : ": did you mean " + String.join(", ", closest) + "?")
+                + " (GET /v1/catalog lists every Interface the server knows)";
+    }
+
+    /** Levenshtein distance, for naming the Interfaces closest to a mistyped path; paths are at most 253 characters. */
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     /** A request that adds nothing to the snapshot: its decision is the one derived for its Interface. */

@@ -21,6 +21,13 @@ public record ImplementationDecision(String decisionId, ImplementationFacts.Outc
                                      String policyRevision, String rulesRevision, String snapshotRevision,
                                      List<String> warnings) {
 
+    /** This decision with {@code newWarnings} in place of its warnings. */
+    public ImplementationDecision withWarnings(List<String> newWarnings) {
+        return new ImplementationDecision(decisionId, outcome, interfaceRef, rule, candidates, selected, inject, backends,
+                firedRules, snapshotFirings, explanation, policyRevision, rulesRevision, snapshotRevision,
+                List.copyOf(newWarnings));
+    }
+
     /** The policy rule that decided, and the index of the winning item in its (merged) oneOf list. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record AppliedRule(@JsonProperty("interface") Ref interfaceRef, Integer oneOfIndex) {

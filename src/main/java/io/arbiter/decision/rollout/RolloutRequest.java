@@ -179,9 +179,18 @@ public final class RolloutRequest {
         return clusters;
     }
 
+    /**
+     * A Go duration; absent is 0. An empty string is refused: upstream's field is a {@code metav1.Duration}, whose
+     * decoding hands "" to {@code time.ParseDuration}, which refuses it (unlike {@code progressDeadline}, a string).
+     */
     private long duration(JsonNode config, String field, String where, List<Problem> problems) {
+        if (config.path(field).isMissingNode() || config.path(field).isNull()) {
+            return 0;
+        }
         String text = config.path(field).asText("");
         if (text.isEmpty()) {
+            problems.add(Problem.at(where + "." + field, "\"\" is not a duration: give one such as 90s or 1m30s, "
+                    + "or leave " + field + " out for 0"));
             return 0;
         }
         try {
@@ -214,8 +223,15 @@ public final class RolloutRequest {
         if (value.isMissingNode() || value.isNull()) {
             return;
         }
-        if (value.isNumber()) { // 2.0 is an integer to the schema, as 2 is
-            if (!value.canConvertToExactIntegral() || !value.canConvertToInt()) {
+        if (value.isNumber()) {
+            // 2.0 is an integer to the schema, as 2 is, but not to upstream's IntOrString, which decodes a JSON number
+            // into an int32 and refuses a fraction, even .0
+            if (!value.isIntegralNumber()) {
+                problems.add(Problem.at(where + "." + field, value.asText() + " is not a whole number: write it "
+                        + "without a decimal point (e.g. 1), or give a percentage (e.g. \"10%\")"));
+                return;
+            }
+            if (!value.canConvertToInt()) {
                 problems.add(Problem.at(where + "." + field, "a number of clusters is a whole number from "
                         + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE));
                 return;
