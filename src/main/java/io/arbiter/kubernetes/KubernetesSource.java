@@ -75,12 +75,12 @@ public final class KubernetesSource implements PolicySource {
     public record Refusal(String revision, List<String> configMaps, String error, String at, String policyRevision) {
     }
 
-    private KubernetesSource(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry) {
+    private KubernetesSource(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry, io.vertx.core.Vertx vertx) {
         this.settings = settings;
         this.base = base;
         this.registry = registry;
         this.ruleFolders = registry.types().stream().flatMap(type -> type.ruleSet().folders().stream()).distinct().sorted().toList();
-        this.client = settings.client().get();
+        this.client = settings.client().apply(vertx);
         this.namespace = settings.namespace() != null ? settings.namespace()
                 : client.getNamespace() != null ? client.getNamespace() : "default";
         this.applier = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -94,8 +94,9 @@ public final class KubernetesSource implements PolicySource {
      * Starts the informer on the instance's ConfigMaps and waits until it has listed them: the source is then ready
      * to give the first snapshot ({@link #load()}). Fails when the API server cannot be reached or refuses.
      */
-    public static KubernetesSource connect(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry) {
-        KubernetesSource source = new KubernetesSource(settings, base, registry);
+    public static KubernetesSource connect(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry,
+                                           io.vertx.core.Vertx vertx) {
+        KubernetesSource source = new KubernetesSource(settings, base, registry, vertx);
         try {
             source.start();
         } catch (RuntimeException e) {
@@ -436,8 +437,14 @@ public final class KubernetesSource implements PolicySource {
         }
     }
 
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Stops the informer and the client; once (the server closes its source before its Vert.x, then the service). */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         applier.shutdownNow();
         if (informer != null) {
             informer.stop();

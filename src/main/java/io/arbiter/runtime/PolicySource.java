@@ -9,8 +9,8 @@ import java.util.Optional;
 /**
  * Where the served policy and rules come from, and so where {@code PUT /v1/policy} writes: no replica keeps a change
  * that its source does not. Implementations: the embedded default ({@link #inProcess}), a policy file
- * ({@link PolicyFileSource}), watched files ({@link #watchedFiles}) and the Kubernetes ConfigMaps
- * ({@code io.arbiter.kubernetes.KubernetesSource}).
+ * ({@link PolicyFileSource}), watched files ({@link #watchedFiles}), and the ConfigMaps of the Kubernetes source
+ * (which implements it from a package of its own).
  */
 public interface PolicySource extends AutoCloseable {
 

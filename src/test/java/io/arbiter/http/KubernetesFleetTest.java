@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
@@ -70,7 +71,7 @@ class KubernetesFleetTest {
                 .create();
         for (int i = 0; i < 3; i++) {
             KubernetesSettings settings = new KubernetesSettings(NAMESPACE, "arbiter", "arbiter-" + i, Duration.ofSeconds(10),
-                    this::client);
+                    vertx -> client(vertx));
             ArbiterServer server = TestServers.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN,
                     TestServers.SHUTDOWN_GRACE).withKubernetes(settings));
             source(server).onChange(changed);
@@ -88,6 +89,13 @@ class KubernetesFleetTest {
     private KubernetesClient client() {
         return api.createClient(builder -> builder.editOrNewConfig().withNamespace(NAMESPACE)
                 .withWatchReconnectInterval(50).withWatchReconnectLimit(-1).withRequestRetryBackoffLimit(0).endConfig());
+    }
+
+    /** A replica's client, on the replica's own Vert.x, as in production. */
+    private KubernetesClient client(io.vertx.core.Vertx vertx) {
+        return api.createClient(builder -> builder.withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).editOrNewConfig()
+                .withNamespace(NAMESPACE).withWatchReconnectInterval(50).withWatchReconnectLimit(-1)
+                .withRequestRetryBackoffLimit(0).endConfig());
     }
 
     @AfterEach
