@@ -11,4 +11,4 @@ cd "$(dirname "$0")/.."
 mvn -q -B test-compile
 mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt
-exec java -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" io.arbiter.bench.FleetBench "$@"
+exec java -Djava.util.logging.config.file=target/test-classes/logging.properties -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" io.arbiter.bench.FleetBench "$@"
