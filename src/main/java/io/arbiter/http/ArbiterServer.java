@@ -69,7 +69,7 @@ public final class ArbiterServer {
         Vertx vertx = Vertx.vertx();
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         ArchiveWriter archive = options.snapshotArchive() == null ? null : new ArchiveWriter(options.snapshotArchive());
-        return vertx.executeBlocking(() -> decisions(options, registry, vertx))
+        return vertx.executeBlocking(() -> decisions(options, registry))
                 .map(decisions -> {
                     decisions.setDecisionDeadline(options.decisionDeadline());
                     if (archive != null) {
@@ -107,11 +107,11 @@ public final class ArbiterServer {
      * The service over its first snapshot: from the files (or the embedded default), or from the ConfigMaps with
      * {@code --source kubernetes}, whose source then applies every change to it.
      */
-    private static Decisions decisions(ServerOptions options, PolicyTypeRegistry registry, Vertx vertx) {
+    private static Decisions decisions(ServerOptions options, PolicyTypeRegistry registry) {
         if (options.kubernetes() == null) {
             return new Decisions(registry, SnapshotLoader.load(options.settings(), registry), options.audit().open());
         }
-        KubernetesSource source = KubernetesSource.connect(options.kubernetes(), options.settings(), registry, vertx);
+        KubernetesSource source = KubernetesSource.connect(options.kubernetes(), options.settings(), registry);
         try {
             Decisions decisions = new Decisions(registry, source.load(), options.audit().open());
             source.attach(decisions);
@@ -315,7 +315,7 @@ public final class ArbiterServer {
         } catch (Exception e) {
             LOG.warn("HTTP server did not shut down cleanly: {}", e.toString());
         } finally {
-            // the source's API client runs on this Vert.x: stop its watches first
+            // stop the source's watches before the service closes
             decisions.source().close();
             try {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -2,11 +2,9 @@ package io.arbiter.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
-import io.vertx.core.Vertx;
 
 import java.time.Duration;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * {@code serve --source kubernetes}: where the ConfigMaps are and who this replica is.
@@ -15,11 +13,12 @@ import java.util.function.Function;
  * @param instance     the {@code app.kubernetes.io/instance} label value the ConfigMaps carry ({@code arbiter})
  * @param replica      this replica's name in Events and status (the pod name: {@code POD_NAME}, else the host name)
  * @param applyTimeout how long a PUT waits for this replica to serve what it wrote before it answers 503
- * @param client       makes the API client on the server's Vert.x (by default from the pod's service account or the
- *                     kubeconfig): the process runs one Vert.x, whose event loops the client's watches share
+ * @param client       makes the API client (by default from the pod's service account or the kubeconfig), with
+ *                     fabric8's Vert.x 5 HTTP client on a Vert.x instance of its own (the version the server runs): on
+ *                     the server's own instance the emulated API server took 20 s to close the client's watches
  */
 public record KubernetesSettings(String namespace, String instance, String replica, Duration applyTimeout,
-                                 Function<Vertx, KubernetesClient> client) {
+                                 Supplier<KubernetesClient> client) {
 
     public static final Duration DEFAULT_APPLY_TIMEOUT = Duration.ofSeconds(10);
 
@@ -36,15 +35,14 @@ public record KubernetesSettings(String namespace, String instance, String repli
     /** The defaults of a pod: its namespace, the instance {@code arbiter}, its pod name. */
     public static KubernetesSettings inCluster(String namespace, String instance) {
         return new KubernetesSettings(namespace, instance, ConfigMapNames.replicaName(System::getenv),
-                DEFAULT_APPLY_TIMEOUT, vertx -> new KubernetesClientBuilder()
-                        .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build());
+                DEFAULT_APPLY_TIMEOUT, () -> new KubernetesClientBuilder().build());
     }
 
     public KubernetesSettings withReplica(String name) {
         return new KubernetesSettings(namespace, instance, name, applyTimeout, client);
     }
 
-    public KubernetesSettings withClient(Function<Vertx, KubernetesClient> factory) {
+    public KubernetesSettings withClient(Supplier<KubernetesClient> factory) {
         return new KubernetesSettings(namespace, instance, replica, applyTimeout, factory);
     }
 }

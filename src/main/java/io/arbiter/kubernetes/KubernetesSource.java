@@ -75,12 +75,12 @@ public final class KubernetesSource implements PolicySource {
     public record Refusal(String revision, List<String> configMaps, String error, String at, String policyRevision) {
     }
 
-    private KubernetesSource(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry, io.vertx.core.Vertx vertx) {
+    private KubernetesSource(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry) {
         this.settings = settings;
         this.base = base;
         this.registry = registry;
         this.ruleFolders = registry.types().stream().flatMap(type -> type.ruleSet().folders().stream()).distinct().sorted().toList();
-        this.client = settings.client().apply(vertx);
+        this.client = settings.client().get();
         this.namespace = settings.namespace() != null ? settings.namespace()
                 : client.getNamespace() != null ? client.getNamespace() : "default";
         this.applier = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -94,9 +94,8 @@ public final class KubernetesSource implements PolicySource {
      * Starts the informer on the instance's ConfigMaps and waits until it has listed them: the source is then ready
      * to give the first snapshot ({@link #load()}). Fails when the API server cannot be reached or refuses.
      */
-    public static KubernetesSource connect(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry,
-                                           io.vertx.core.Vertx vertx) {
-        KubernetesSource source = new KubernetesSource(settings, base, registry, vertx);
+    public static KubernetesSource connect(KubernetesSettings settings, Settings base, PolicyTypeRegistry registry) {
+        KubernetesSource source = new KubernetesSource(settings, base, registry);
         try {
             source.start();
         } catch (RuntimeException e) {
@@ -125,10 +124,11 @@ public final class KubernetesSource implements PolicySource {
                 scheduleApply();
             }
         });
-        // A lost API server is retried for as long as it takes; the last content keeps serving meanwhile.
+        // At start-up a failure to list stops the start (the pod restarts and tries again); once started, a lost API
+        // server is retried for as long as it takes, and the last content keeps serving meanwhile.
         informer.exceptionHandler((started, failure) -> {
             LOG.debug("the ConfigMap informer will retry: {}", failure.toString());
-            return true;
+            return started;
         });
         try {
             informer.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -140,8 +140,11 @@ public final class KubernetesSource implements PolicySource {
     }
 
     private static String reason(Throwable failure) {
-        Throwable cause = failure instanceof java.util.concurrent.ExecutionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+        Throwable cause = failure;
+        while ((cause instanceof java.util.concurrent.ExecutionException || cause instanceof java.util.concurrent.CompletionException
+                || cause instanceof KubernetesClientException k && k.getCode() <= 0) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
         if (cause instanceof KubernetesClientException k && k.getCode() > 0) {
             return "the API server answered HTTP " + k.getCode() + (k.getCode() == 403 ? " (the ServiceAccount needs get, list"
                     + " and watch on configmaps: docker/kubernetes/rbac.yaml)" : "");
@@ -439,7 +442,7 @@ public final class KubernetesSource implements PolicySource {
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    /** Stops the informer and the client; once (the server closes its source before its Vert.x, then the service). */
+    /** Stops the informer and the client; once (the server closes its source first, then the service). */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

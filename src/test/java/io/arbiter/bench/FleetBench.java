@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 
@@ -72,9 +71,7 @@ public final class FleetBench {
         for (int i = 0; i < 3; i++) {
             ArbiterServer server = ArbiterServer.start(new ServerOptions("127.0.0.1", 0, Settings.embedded(), TOKEN,
                     Duration.ofMillis(200)).withKubernetes(new KubernetesSettings(NAMESPACE, "arbiter", "arbiter-" + i,
-                    Duration.ofSeconds(30), vertx -> api.createClient(builder -> builder
-                    .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).editOrNewConfig().withNamespace(NAMESPACE)
-                    .withWatchReconnectInterval(50).endConfig())))).toCompletionStage().toCompletableFuture().get();
+                    Duration.ofSeconds(30), clients))).toCompletionStage().toCompletableFuture().get();
             ((KubernetesSource) server.decisions().source()).onChange(() -> {
                 synchronized (changed) {
                     changed.notifyAll();
