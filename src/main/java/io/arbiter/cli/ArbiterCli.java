@@ -55,7 +55,8 @@ public final class ArbiterCli {
                 cause instanceof io.arbiter.document.DocumentException document ? document.problems() : List.of());
         boolean usage = cause instanceof IllegalArgumentException || cause instanceof io.arbiter.document.DocumentException
                 || cause instanceof java.io.UncheckedIOException || cause instanceof io.arbiter.engine.RuleBaseException
-                || cause instanceof io.arbiter.decision.SnapshotLoadException;
+                || cause instanceof io.arbiter.decision.SnapshotLoadException
+                || cause instanceof io.arbiter.runtime.PolicySource.SourceUnavailableException;
         if (!usage) {
             cause.printStackTrace(command.getErr());
         }

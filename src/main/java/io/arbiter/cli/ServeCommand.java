@@ -99,6 +99,23 @@ final class ServeCommand extends ArbiterCommand {
                     + SnapshotArchive.DEFAULT_KEEP + ").")
     Integer snapshotArchiveKeep;
 
+    /** Where the policy and rules come from. */
+    enum Source { FILES, KUBERNETES }
+
+    @Option(names = "--source", defaultValue = "FILES", paramLabel = "SOURCE",
+            description = "Where the policy, rules and decision tables come from: files (--policy, --rules, --decision-tables, the embedded default; "
+                    + "reloaded with --watch) or kubernetes (the ConfigMaps <instance>-policy and <instance>-rules-<folder>, watched by every replica; "
+                    + "PUT /v1/policy writes the policy ConfigMap; docs/kubernetes.md). Default: files.")
+    Source source;
+
+    @Option(names = "--kubernetes-namespace", paramLabel = "NAMESPACE",
+            description = "With --source kubernetes: the namespace of the ConfigMaps. Default: the pod's own (its service account's), else the kubeconfig's.")
+    String kubernetesNamespace;
+
+    @Option(names = "--kubernetes-instance", defaultValue = "arbiter", paramLabel = "NAME",
+            description = "With --source kubernetes: the app.kubernetes.io/instance label of the ConfigMaps, and their name prefix (default: ${DEFAULT-VALUE}).")
+    String kubernetesInstance;
+
     @Mixin
     SnapshotOptions snapshot;
 
@@ -146,7 +163,29 @@ final class ServeCommand extends ArbiterCommand {
             throw console.usage("--watch-settle must be from 0 to " + MAX_TIMEOUT_SECONDS * 1000 + " (milliseconds), not " + watchSettleMillis);
         }
         return new ServerOptions(host, port, snapshot.settings(), adminToken, ServerOptions.DEFAULT_SHUTDOWN_GRACE,
-                auditSettings(), watch, Duration.ofMillis(watchSettleMillis), idle, read, decisionDeadline(), snapshotArchive());
+                auditSettings(), watch, Duration.ofMillis(watchSettleMillis), idle, read, decisionDeadline(), snapshotArchive(),
+                kubernetes());
+    }
+
+    /** {@code --source kubernetes} and its options, checked; null with files as the source. */
+    private io.arbiter.kubernetes.KubernetesSettings kubernetes() {
+        if (source != Source.KUBERNETES) {
+            if (kubernetesNamespace != null) {
+                throw console.usage("--kubernetes-namespace needs --source kubernetes");
+            }
+            return null;
+        }
+        if (watch) {
+            throw console.usage("--watch reads files: with --source kubernetes every replica watches the ConfigMaps already");
+        }
+        if (snapshot.policy != null || snapshot.rules != null) {
+            throw console.usage("with --source kubernetes the policy and rules come from ConfigMaps: drop --policy, --rules and --decision-tables");
+        }
+        try {
+            return io.arbiter.kubernetes.KubernetesSettings.inCluster(kubernetesNamespace, kubernetesInstance);
+        } catch (IllegalArgumentException e) {
+            throw console.usage("--kubernetes-instance: " + e.getMessage());
+        }
     }
 
     /** {@code --snapshot-archive}, checked: a keep without an archive, or an archive that is a file, is a usage error. */

@@ -2,7 +2,10 @@ package io.arbiter.http;
 
 import io.arbiter.analysis.CompileProblems;
 import io.arbiter.archive.ArchiveWriter;
+import io.arbiter.kubernetes.KubernetesSource;
 import io.arbiter.runtime.Decisions;
+import io.arbiter.runtime.PolicyFileSource;
+import io.arbiter.runtime.PolicySource;
 import io.arbiter.runtime.Reloader;
 import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
@@ -74,21 +77,24 @@ public final class ArbiterServer {
         Vertx vertx = Vertx.vertx();
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         ArchiveWriter archive = options.snapshotArchive() == null ? null : new ArchiveWriter(options.snapshotArchive());
-        return vertx.executeBlocking(() -> new Decisions(registry, SnapshotLoader.load(options.settings(), registry),
-                        options.audit().open()))
+        return vertx.executeBlocking(() -> decisions(options, registry))
                 .map(decisions -> {
                     decisions.setDecisionDeadline(options.decisionDeadline());
                     if (archive != null) {
                         archiveSnapshots(decisions, archive);
                     }
+                    // a reload from any source reports rules that do not compile as lint does
+                    decisions.explainReloadFailuresWith(failure ->
+                            CompileProblems.located(failure, registry, options.settings()).orElse(null));
                     if (options.watch()) {
-                        decisions.explainReloadFailuresWith(failure ->
-                                CompileProblems.located(failure, registry, options.settings()).orElse(null));
+                        decisions.useSource(PolicySource.watchedFiles(options.settings().policyFile()));
                         try {
                             decisions.watchWith(Reloader.watch(decisions, options.settings(), registry, options.watchSettle()));
                         } catch (java.io.IOException e) {
                             throw new java.io.UncheckedIOException("cannot watch the policy, rules and catalog: " + e.getMessage(), e);
                         }
+                    } else if (options.kubernetes() == null && options.settings().policyFile() != null) {
+                        decisions.useSource(new PolicyFileSource(decisions, options.settings().policyFile()));
                     }
                     return decisions;
                 })
@@ -146,6 +152,25 @@ public final class ArbiterServer {
             }
         }
         return failure;
+    }
+
+    /**
+     * The service over its first snapshot: from the files (or the embedded default), or from the ConfigMaps with
+     * {@code --source kubernetes}, whose source then applies every change to it.
+     */
+    private static Decisions decisions(ServerOptions options, PolicyTypeRegistry registry) {
+        if (options.kubernetes() == null) {
+            return new Decisions(registry, SnapshotLoader.load(options.settings(), registry), options.audit().open());
+        }
+        KubernetesSource source = KubernetesSource.connect(options.kubernetes(), options.settings(), registry);
+        try {
+            Decisions decisions = new Decisions(registry, source.load(), options.audit().open());
+            source.attach(decisions);
+            return decisions;
+        } catch (RuntimeException e) {
+            source.close();
+            throw e;
+        }
     }
 
     /** Archives the live snapshot and every one that goes live after it, and counts the writes in the metrics. */
@@ -341,6 +366,8 @@ public final class ArbiterServer {
         } catch (Exception e) {
             LOG.warn("HTTP server did not shut down cleanly: {}", e.toString());
         } finally {
+            // stop the source's watches before the service closes
+            decisions.source().close();
             try {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             } catch (Exception e) {

@@ -147,16 +147,19 @@ final class Handlers {
             Responses.fail(ctx, e);
             return;
         }
-        vertx.executeBlocking(() -> decisions.replacePolicy(body, contentType, ifMatch), false).onComplete(result -> {
+        vertx.executeBlocking(() -> decisions.source().replace(body, contentType, ifMatch), false).onComplete(result -> {
             if (result.failed()) {
                 Responses.fail(ctx, result.cause());
                 return;
             }
-            PolicyDocument policy = result.result();
+            PolicyDocument policy = result.result().policy();
             ctx.response().putHeader("ETag", quoted(policy.revision()));
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("revision", policy.revision());
             answer.put("warnings", policy.warnings());
+            if (result.result().note() != null) {
+                answer.put("note", result.result().note());
+            }
             Responses.json(ctx, 200, answer);
         });
     }
@@ -281,6 +284,8 @@ final class Handlers {
         answer.put("snapshotRevision", snapshot.revision());
         answer.put("lastReloadError", decisions.reloadState().lastReloadError());
         answer.put("decisionLog", decisionLog(decisions.audit().logHealth()));
+        // where the policy comes from; with Kubernetes, whether the API server is reachable and the latest content serves
+        answer.put("source", decisions.source().status());
         return answer;
     }
 

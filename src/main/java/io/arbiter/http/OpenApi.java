@@ -80,7 +80,7 @@ public final class OpenApi {
         ok(getPolicy, "the policy", "application/json", "application/yaml")
                 .withObject("content").withObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Policy");
         ObjectNode putPolicy = operation(paths, "/v1/policy", "put", "replacePolicy",
-                "Replace the live global policy (If-Match: * or ETags; a stale one is 412)", "policy");
+                "Replace the global policy at its source (If-Match: * or ETags; a stale one is 412): the Kubernetes ConfigMap, the policy file, or this process for the embedded default", "policy");
         putPolicy.putArray("security").addObject().putArray("adminToken");
         putPolicy.withArray("parameters").addObject().put("name", "If-Match").put("in", "header").put("required", false)
                 .putObject("schema").put("type", "string");
@@ -89,7 +89,7 @@ public final class OpenApi {
                 .putObject("schema").put("type", "boolean");
         requestBody(putPolicy, "#/components/schemas/Policy");
         ok(putPolicy, "the new revision and warnings; with dryRun=true, the impact", "application/json");
-        errors(putPolicy, 400, 401, 403, 412, 413, 415, 422);
+        errors(putPolicy, 400, 401, 403, 409, 412, 413, 415, 422, 503);
         ObjectNode validate = operation(paths, "/v1/policy/validate", "post", "validatePolicy",
                 "Every problem of a policy, located, without applying it", "policy");
         requestBody(validate, "#/components/schemas/Policy");
@@ -277,11 +277,12 @@ public final class OpenApi {
                 case 401 -> "UNAUTHORIZED: missing or wrong admin token";
                 case 403 -> "UNAUTHORIZED: the server has no admin token";
                 case 404 -> "NOT_FOUND";
+                case 409 -> "POLICY_CONFLICT: the policy is served from watched files (serve --watch), its source of truth: change it there";
                 case 412 -> "POLICY_CONFLICT: If-Match matches no live revision";
                 case 413 -> "PAYLOAD_TOO_LARGE: over 1 MiB, or (with Retry-After) past the request bytes the server can hold at once, being received or decided";
                 case 415 -> "INVALID_REQUEST: a body neither JSON nor YAML (form, text/plain, untyped), or with a Content-Encoding";
                 case 422 -> "INVALID_POLICY: a policy that cannot be applied (located)";
-                case 503 -> "INTERNAL: not ready, the decision log cannot write, or past the decision deadline";
+                case 503 -> "INTERNAL: not ready, the decision log cannot write, past the decision deadline, or the policy's source cannot take the change (API server unreachable, file unwritable)";
                 default -> "error";
             }).putObject("content").putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
         }

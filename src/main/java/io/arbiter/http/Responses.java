@@ -102,6 +102,12 @@ final class Responses {
         if (failure instanceof Decisions.StaleRevisionException stale) {
             return new ApiError(412, "POLICY_CONFLICT", stale.getMessage());
         }
+        if (failure instanceof io.arbiter.runtime.PolicySource.SourceOfTruthException elsewhere) {
+            return new ApiError(409, "POLICY_CONFLICT", elsewhere.getMessage());
+        }
+        if (failure instanceof io.arbiter.runtime.PolicySource.SourceUnavailableException unavailable) {
+            return new ApiError(503, "INTERNAL", unavailable.getMessage());
+        }
         // the cause is logged by fail(); its class and message are ours to read, not the caller's
         return new ApiError(500, "INTERNAL", "the server could not complete this request", List.of());
     }

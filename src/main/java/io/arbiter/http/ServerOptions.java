@@ -21,10 +21,19 @@ import java.time.Duration;
  * @param readTimeout   a request whose body has not been received this long after its headers is refused (408)
  * @param decisionDeadline how long one decision may take before it is abandoned with 503
  * @param snapshotArchive where every snapshot that goes live is archived; null: nowhere
+ * @param kubernetes    {@code --source kubernetes}: the policy and rules come from ConfigMaps; null: from files
  */
 public record ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
                             AuditSettings audit, boolean watch, Duration watchSettle, Duration idleTimeout,
-                            Duration readTimeout, Duration decisionDeadline, SnapshotArchive snapshotArchive) {
+                            Duration readTimeout, Duration decisionDeadline, SnapshotArchive snapshotArchive,
+                            io.arbiter.kubernetes.KubernetesSettings kubernetes) {
+
+    public ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
+                         AuditSettings audit, boolean watch, Duration watchSettle, Duration idleTimeout,
+                         Duration readTimeout, Duration decisionDeadline, SnapshotArchive snapshotArchive) {
+        this(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout, readTimeout,
+                decisionDeadline, snapshotArchive, null);
+    }
 
     public ServerOptions(String host, int port, Settings settings, String adminToken, Duration shutdownGrace,
                          AuditSettings audit, boolean watch, Duration watchSettle, Duration idleTimeout,
@@ -49,6 +58,9 @@ public record ServerOptions(String host, int port, Settings settings, String adm
         requirePositive("idle timeout", idleTimeout, false);
         requirePositive("read timeout", readTimeout, false);
         requirePositive("decision deadline", decisionDeadline, false);
+        if (kubernetes != null && watch) {
+            throw new IllegalArgumentException("--watch reads files; with --source kubernetes the informer watches the ConfigMaps");
+        }
     }
 
     public ServerOptions(String host, int port, Settings settings, String adminToken) {
@@ -68,25 +80,31 @@ public record ServerOptions(String host, int port, Settings settings, String adm
     /** The same options with other connection timeouts. */
     public ServerOptions withTimeouts(Duration idle, Duration read) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idle, read,
-                decisionDeadline, snapshotArchive);
+                decisionDeadline, snapshotArchive, kubernetes);
     }
 
     /** The same options with another settle period for watched changes. */
     public ServerOptions withWatchSettle(Duration settle) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, settle, idleTimeout,
-                readTimeout, decisionDeadline, snapshotArchive);
+                readTimeout, decisionDeadline, snapshotArchive, kubernetes);
     }
 
     /** The same options with another decision deadline. */
     public ServerOptions withDecisionDeadline(Duration deadline) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,
-                readTimeout, deadline, snapshotArchive);
+                readTimeout, deadline, snapshotArchive, kubernetes);
     }
 
     /** The same options, archiving every snapshot that goes live in {@code archive}. */
     public ServerOptions withSnapshotArchive(SnapshotArchive archive) {
         return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,
-                readTimeout, decisionDeadline, archive);
+                readTimeout, decisionDeadline, archive, kubernetes);
+    }
+
+    /** The same options, serving the policy and rules of the ConfigMaps {@code kubernetes} names. */
+    public ServerOptions withKubernetes(io.arbiter.kubernetes.KubernetesSettings kubernetes) {
+        return new ServerOptions(host, port, settings, adminToken, shutdownGrace, audit, watch, watchSettle, idleTimeout,
+                readTimeout, decisionDeadline, snapshotArchive, kubernetes);
     }
 
     private static void requirePositive(String name, Duration value, boolean zeroAllowed) {

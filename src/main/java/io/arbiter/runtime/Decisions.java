@@ -127,6 +127,14 @@ public final class Decisions {
         reloaded.accept(reloadState);
     }
 
+    /** Records a rejected reload whose reason the caller has already put in an operator's words. */
+    public void reloadRefused(String reason) {
+        ReloadState previous = reloadState;
+        reloadState = new ReloadState(reason, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
+        audit.metrics().policyReload(false);
+        reloaded.accept(reloadState);
+    }
+
     private volatile java.util.function.Consumer<ReloadState> reloaded = state -> { };
 
     /**
@@ -138,7 +146,7 @@ public final class Decisions {
     }
 
     /** Why a reload failed, in words of our own: a library's or the JDK's exception text is not shown. */
-    static String reloadError(Exception failure) {
+    public static String reloadError(Exception failure) {
         if (failure instanceof DocumentException document) {
             return document.problems().isEmpty() ? document.getMessage() : document.getMessage() + " " + document.problems();
         }
@@ -149,10 +157,21 @@ public final class Decisions {
         return UNEXPECTED_RELOAD_ERROR;
     }
 
-    static final String UNEXPECTED_RELOAD_ERROR = "the reload failed: an unexpected error (the server log has the details)";
+    public static final String UNEXPECTED_RELOAD_ERROR = "the reload failed: an unexpected error (the server log has the details)";
 
     public ReloadState reloadState() {
         return reloadState;
+    }
+
+    private volatile PolicySource source = PolicySource.inProcess(this);
+
+    /** Where the policy lives and {@code PUT /v1/policy} writes: the embedded default until another is set. */
+    public void useSource(PolicySource source) {
+        this.source = source;
+    }
+
+    public PolicySource source() {
+        return source;
     }
 
     private volatile AutoCloseable watcher;
@@ -164,6 +183,7 @@ public final class Decisions {
 
     /** Stops watching and flushes the decision log. */
     public void close() {
+        source.close();
         if (watcher != null) {
             try {
                 watcher.close();
@@ -344,6 +364,15 @@ public final class Decisions {
      * {@code ifMatch}, a stale revision throws {@link StaleRevisionException}.
      */
     public PolicyDocument replacePolicy(byte[] body, String contentType, Optional<RevisionMatch> ifMatch) {
+        return replacePolicy(body, contentType, ifMatch, () -> { });
+    }
+
+    /**
+     * {@link #replacePolicy(byte[], String, Optional)}, running {@code persist} once the policy is valid, the revision
+     * matches and the new snapshot is derived, before it goes live: a {@code persist} that throws leaves the live
+     * policy unchanged. Callers that persist serialise their replacements, so the last one persisted is the one live.
+     */
+    public PolicyDocument replacePolicy(byte[] body, String contentType, Optional<RevisionMatch> ifMatch, Runnable persist) {
         PolicyDocument parsed;
         try {
             parsed = parseGlobalPolicy(body, contentType);
@@ -360,6 +389,9 @@ public final class Decisions {
                 throw new StaleRevisionException(ifMatch.get(), live.policy().revision());
             }
             updated = prepare(registry, live.withPolicy(parsed));
+            if (current.get() == live) {
+                persist.run();
+            }
         } while (!current.compareAndSet(live, updated));
         retire(live, updated);
         wentLive.accept(updated);

@@ -52,6 +52,20 @@ class ServeOptionsTest {
         assertThrows(CommandLine.ParameterException.class, () -> options("--watch-settle", "-5"));
     }
 
+    @Test
+    void theKubernetesSourceTakesItsOptionsAndRefusesFileOptions() {
+        ServerOptions kubernetes = options("--source", "kubernetes", "--kubernetes-namespace", "policy",
+                "--kubernetes-instance", "arbiter-eu");
+        assertEquals("policy", kubernetes.kubernetes().namespace());
+        assertEquals("arbiter-eu", kubernetes.kubernetes().instance());
+        assertEquals(null, options().kubernetes(), "files are the default source");
+
+        for (String[] wrong : new String[][]{{"--source", "kubernetes", "--watch"}, {"--source", "kubernetes", "--policy", "p.yaml"},
+                {"--kubernetes-namespace", "x"}, {"--source", "kubernetes", "--kubernetes-instance", "Not_A_Name"}}) {
+            assertThrows(CommandLine.ParameterException.class, () -> options(wrong), String.join(" ", wrong));
+        }
+    }
+
     /** The command line, with serve reading ARBITER_ADMIN_TOKEN as {@code token} (null: not set). */
     private static CommandLine withAdminToken(String token) {
         var cli = ArbiterCli.commandLine(PolicyTypeRegistry.discover());

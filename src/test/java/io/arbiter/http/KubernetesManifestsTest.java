@@ -3,6 +3,7 @@ package io.arbiter.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.cli.ArbiterCli;
 import io.arbiter.document.Documents;
+import io.arbiter.kubernetes.ConfigMapNames;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import org.junit.jupiter.api.Test;
@@ -21,16 +22,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubernetesManifestsTest {
 
     private static JsonNode manifest(String kind) throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("docker/kubernetes"))) {
-            // Files only: kafka-sink/ holds an alternative Deployment, applied in place of deployment.yaml.
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                JsonNode doc = Documents.parseYaml(Files.readAllBytes(file)).tree();
-                if (kind.equals(doc.path("kind").asText())) {
-                    return doc;
-                }
+        // Files only: kafka-sink/ holds an alternative Deployment, applied in place of deployment.yaml.
+        for (JsonNode doc : manifests()) {
+            if (kind.equals(doc.path("kind").asText())) {
+                return doc;
             }
         }
         throw new AssertionError("no " + kind + " in docker/kubernetes");
+    }
+
+    /** Every object of docker/kubernetes/*.yaml, the items of a List each on its own. */
+    private static List<JsonNode> manifests() throws IOException {
+        List<JsonNode> all = new ArrayList<>();
+        try (Stream<Path> files = Files.list(Path.of("docker/kubernetes"))) {
+            for (Path file : files.filter(path -> Files.isRegularFile(path) && path.toString().endsWith(".yaml")).sorted().toList()) {
+                JsonNode doc = Documents.parseYaml(Files.readAllBytes(file)).tree();
+                if (doc.path("kind").asText().equals("List")) {
+                    doc.path("items").forEach(all::add);
+                } else {
+                    all.add(doc);
+                }
+            }
+        }
+        return all;
+    }
+
+    private static JsonNode named(String kind, String name) throws IOException {
+        return manifests().stream().filter(doc -> doc.path("kind").asText().equals(kind)
+                && doc.path("metadata").path("name").asText().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in docker/kubernetes"));
     }
 
     private static String argAfter(List<String> args, String option) {
@@ -49,7 +69,7 @@ class KubernetesManifestsTest {
         assertEquals(3, deployment.path("spec").path("replicas").asInt());
         var parsed = ArbiterCli.commandLine(PolicyTypeRegistry.discover()).parseArgs(args.toArray(String[]::new));
         assertEquals("serve", parsed.subcommand().commandSpec().name());
-        assertTrue(args.contains("--watch"), args.toString());
+        assertEquals("kubernetes", argAfter(args, "--source"), "every replica serves the ConfigMaps (issue 47)");
         assertEquals(container.path("ports").get(0).path("containerPort").asText(), argAfter(args, "--port"));
         assertEquals("0.0.0.0", argAfter(args, "--host"), "serve listens on loopback unless told otherwise");
     }
@@ -89,33 +109,67 @@ class KubernetesManifestsTest {
         assertEquals(portName, manifest("Service").path("spec").path("ports").get(0).path("targetPort").asText());
     }
 
+    /** The ConfigMaps carry the names and labels the Kubernetes source selects, a valid policy, and the packaged rules. */
     @Test
-    void thePolicyConfigMapIsMountedWhereServeReadsItAndIsValid() throws IOException {
-        JsonNode pod = manifest("Deployment").path("spec").path("template").path("spec");
-        JsonNode container = pod.path("containers").get(0);
-        List<String> args = new ArrayList<>();
-        container.path("args").forEach(arg -> args.add(arg.asText()));
-        Path policyFile = Path.of(argAfter(args, "--policy"));
-        JsonNode configMap = manifest("ConfigMap");
+    void theConfigMapsAreTheOnesTheKubernetesSourceReads() throws IOException {
+        JsonNode policyMap = named("ConfigMap", ConfigMapNames.policy("arbiter"));
+        ConfigMapNames.selector("arbiter").forEach((label, value) ->
+                assertEquals(value, policyMap.path("metadata").path("labels").path(label).asText(), label));
+        PolicyParser.parse(policyMap.path("data").path(ConfigMapNames.POLICY_KEY).asText().getBytes(), "application/yaml");
 
-        JsonNode mount = null;
-        for (JsonNode candidate : container.path("volumeMounts")) {
-            if (candidate.path("mountPath").asText().equals(policyFile.getParent().toString())) {
-                mount = candidate;
+        List<String> folders = PolicyTypeRegistry.discover().types().stream()
+                .flatMap(type -> type.ruleSet().folders().stream()).distinct().sorted().toList();
+        for (String folder : folders.stream().filter(folder -> !folder.equals("greeting")).toList()) {
+            JsonNode rules = named("ConfigMap", ConfigMapNames.rules("arbiter", folder));
+            ConfigMapNames.selector("arbiter").forEach((label, value) ->
+                    assertEquals(value, rules.path("metadata").path("labels").path(label).asText(), label));
+            java.util.Map<String, String> packaged = new java.util.TreeMap<>();
+            for (String kind : List.of("rules", "decision-tables")) {
+                Path dir = Path.of(kind, folder);
+                if (Files.isDirectory(dir)) {
+                    try (Stream<Path> files = Files.list(dir)) {
+                        for (Path file : files.toList()) {
+                            packaged.put(file.getFileName().toString(), Files.readString(file));
+                        }
+                    }
+                }
+            }
+            java.util.Map<String, String> held = new java.util.TreeMap<>();
+            rules.path("data").fields().forEachRemaining(entry -> held.put(entry.getKey(), entry.getValue().asText()));
+            assertEquals(packaged, held, ConfigMapNames.rules("arbiter", folder)
+                    + " holds the packaged files: run docker/kubernetes/rules-configmaps.sh");
+        }
+    }
+
+    /** The pod runs as a ServiceAccount that may read and watch ConfigMaps, write the policy one, and record Events. */
+    @Test
+    void theServiceAccountMayDoWhatTheSourceDoes() throws IOException {
+        JsonNode pod = manifest("Deployment").path("spec").path("template").path("spec");
+        String account = pod.path("serviceAccountName").asText();
+        named("ServiceAccount", account);
+        JsonNode binding = manifest("RoleBinding");
+        assertEquals(account, binding.path("subjects").get(0).path("name").asText());
+        JsonNode role = named("Role", binding.path("roleRef").path("name").asText());
+        List<String> grants = new ArrayList<>();
+        for (JsonNode rule : role.path("rules")) {
+            for (JsonNode resource : rule.path("resources")) {
+                for (JsonNode verb : rule.path("verbs")) {
+                    grants.add(resource.asText() + ":" + verb.asText() + (rule.has("resourceNames") ? ":" + rule.path("resourceNames") : ""));
+                }
             }
         }
-        assertTrue(mount != null, "a volume is mounted at " + policyFile.getParent());
-        String volume = mount.path("name").asText();
-        JsonNode source = null;
-        for (JsonNode candidate : pod.path("volumes")) {
-            if (candidate.path("name").asText().equals(volume)) {
-                source = candidate;
-            }
+        assertTrue(grants.containsAll(List.of("configmaps:get", "configmaps:list", "configmaps:watch",
+                "configmaps:update:[\"arbiter-policy\"]", "events:create")), grants.toString());
+        assertTrue(grants.stream().noneMatch(grant -> grant.startsWith("configmaps:update") && !grant.contains("arbiter-policy")),
+                "only the policy ConfigMap is writable: " + grants);
+
+        JsonNode container = pod.path("containers").get(0);
+        boolean podName = false;
+        for (JsonNode variable : container.path("env")) {
+            podName |= variable.path("name").asText().equals("POD_NAME")
+                    && variable.path("valueFrom").path("fieldRef").path("fieldPath").asText().equals("metadata.name");
         }
-        assertEquals(configMap.path("metadata").path("name").asText(), source.path("configMap").path("name").asText());
-        String policy = configMap.path("data").path(policyFile.getFileName().toString()).asText();
-        assertTrue(!policy.isBlank(), "the ConfigMap holds " + policyFile.getFileName());
-        PolicyParser.parse(policy.getBytes(), "application/yaml");
+        assertTrue(podName, "POD_NAME names the replica in Events and /v1/status");
     }
 
     @Test
