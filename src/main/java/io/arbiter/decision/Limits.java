@@ -45,8 +45,8 @@ public final class Limits {
     // ---- work budgets (Work): what the fields above imply together, computed before any rule runs ----
     /** {@code ImplementationDecider.work}: item × Implementation pairs weighted by their constraints and requirements. */
     public static final long IMPLEMENTATION_WORK = 20_000;
-    /** {@code BackendDecider.work}: Type × rule tries, pattern covers compared per Type, same-typeRef rules merged. */
-    public static final long BACKEND_WORK = 400_000;
+    /** {@code BackendDecider.work}: Types, their prefixes looked up, covers and rules (firings), same-typeRef rules merged. */
+    public static final long BACKEND_WORK = 100_000;
     /** {@code RolloutRequest.work}: clusters, groups, and each mandatory entry times the groups it names. */
     public static final long ROLLOUT_WORK = 50_000;
     /** {@code DependenciesDecider.work}: policies, templates, template dependencies and PolicySet members. */

@@ -80,24 +80,48 @@ class WorkBudgetTest {
     @Test
     void backendOverItsBudgetIsRefusedNamingItsDimensions() {
         // patterns cap.a.* to cap.a.(20 times).*, each with and without a revision, covering each of 1,000 Types:
-        // 1,000 x 40 + 1,000 x 40² + 40 = 1,640,040 units
+        // 20 x 1,000 + 20 prefixes x 1,000 + 6 x (40,000 covers + 40 rules) + 40 = 280,280 units
         String problem = refused("backend", WorkRequests.nestedPatterns(20, 1_000));
-        assertTrue(problem.contains("1,640,040 units"), problem);
+        assertTrue(problem.contains("280,280 units"), problem);
         assertTrue(problem.contains("typeRefs = 1,000"), problem);
+        assertTrue(problem.contains("prefixes of their paths as long as a pattern's = 20,000"), problem);
         assertTrue(problem.contains("pattern rules = 40"), problem);
-        assertTrue(problem.contains("candidate (typeRef, rule) pairs = 40,000"), problem);
+        assertTrue(problem.contains("(typeRef, pattern with one of its prefixes) pairs = 40,000"), problem);
         assertTrue(problem.contains("budget of " + "%,d".formatted(Limits.BACKEND_WORK)), problem);
         assertTrue(problem.contains("split typeRefs"), problem);
     }
 
     @Test
-    void backendUnderItsBudgetIsDecidedWithFiringsBoundedByItsCandidates() {
-        // 1,000 Types each covered by 18 patterns: 18,000 + 324,000 + 18 units
-        JsonNode decided = decide("backend", WorkRequests.nestedPatterns(9, 1_000));
+    void backendUnderItsBudgetIsDecidedWithFiringsBoundedByItsCovers() {
+        // 1,000 Types each covered by 10 patterns: 20,000 + 5,000 + 6 x (10,000 + 10) + 10 = 85,070 units
+        JsonNode decided = decide("backend", WorkRequests.nestedPatterns(5, 1_000));
         assertEquals(1_000, decided.path("backends").size());
         assertEquals("PATTERN_REVISION", decided.path("backends").get(999).path("matchedBy").asText());
         int firings = decided.path("firedRules").size();
-        assertTrue(firings <= 2 * 18 + 3 * 1_000 + 18_000, "firings: " + firings);
+        assertTrue(firings <= 2 * 10 + 3 * 1_000 + 10_000, "firings: " + firings);
+    }
+
+    /**
+     * Patterns are looked up by the Types' prefixes, not tried against every Type: 1,000 patterns that cover none of
+     * 1,000 Types cost their firings and a lookup per prefix of a pattern's length (the typeRefs × pattern rules of
+     * the model before, a million units, were refused).
+     */
+    @Test
+    void backendPatternsThatCoverNoTypeCostNoWorkPerType() {
+        ObjectNode request = io.arbiter.document.Documents.jsonMapper().createObjectNode();
+        var rules = request.putObject("actionPolicy").putObject("typeInstance").putArray("rules");
+        for (int p = 0; p < 1_000; p++) {
+            rules.addObject().<ObjectNode>set("typeRef", io.arbiter.document.Documents.jsonMapper().createObjectNode()
+                    .put("path", "cap.z" + p + ".*")).putObject("backend").put("id", WorkRequests.HELM_STORAGE);
+        }
+        var refs = request.putArray("typeRefs");
+        for (int t = 0; t < 1_000; t++) {
+            // prefixes of lengths 4, 7, 9, 11: those of 7 and 9 are looked up (patterns cap.z1. to cap.z999. have 7 to 9)
+            refs.addObject().put("path", "cap.zz.a.a.t" + t).put("revision", "0.1.0");
+        }
+        JsonNode decided = decide("backend", request);
+        assertEquals(1_000, decided.path("backends").size());
+        decided.path("backends").forEach(backend -> assertEquals("BUILTIN", backend.path("matchedBy").asText()));
     }
 
     // ---- rollout -------------------------------------------------------------------------------------------------
