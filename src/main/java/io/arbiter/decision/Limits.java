@@ -49,8 +49,8 @@ public final class Limits {
     public static final long BACKEND_WORK = 100_000;
     /** {@code RolloutRequest.work}: clusters, groups, and each mandatory entry times the groups it names. */
     public static final long ROLLOUT_WORK = 50_000;
-    /** {@code DependenciesDecider.work}: policies, templates, template dependencies and PolicySet members. */
-    public static final long DEPENDENCIES_WORK = 25_000;
+    /** {@code DependenciesDecider.work}: policies, templates, template dependencies (by label length) and PolicySet members, weighted by the heap each holds. */
+    public static final long DEPENDENCIES_WORK = 12_500;
 
     private Limits() {
     }

@@ -154,7 +154,8 @@ class WorkBudgetTest {
         // 20 policies of 100 templates, each policy depending on 10 ConfigMaps of 253-character names, none observed:
         // 20,000 template dependencies each of weight 1 + 263 / 32 = 9, a 158 KB request that answered 43 MB
         String problem = refused("dependencies", WorkRequests.templatesAndObserved(20, 100, 10, 0, 253));
-        assertTrue(problem.contains("182,020 units"), problem);
+        // 6 x 20 + 2 x 2,000 + 180,000 = 184,120 units
+        assertTrue(problem.contains("184,120 units"), problem);
         assertTrue(problem.contains("policies = 20"), problem);
         assertTrue(problem.contains("policyTemplates = 2,000"), problem);
         assertTrue(problem.contains("by the length of what they name) = 180,000"), problem);
@@ -162,14 +163,36 @@ class WorkBudgetTest {
         assertTrue(problem.contains("split the policies"), problem);
     }
 
+    /** Many policies hold more than their templates: a chain of 2,000 held up to 94 MB. */
     @Test
-    void dependenciesUnderTheirBudgetAreDecidedWithFiringsLinearInTheirWork() {
-        // as many template dependencies as a request may have, none met: 20 + 2,000 + 20,000 = 22,020 units
-        JsonNode decided = decide("dependencies", WorkRequests.templatesAndObserved(20, 100, 10, 0, 0));
-        assertEquals(20, decided.path("policies").size());
-        assertEquals("PENDING", decided.path("policies").get(19).path("templates").get(99).path("state").asText());
+    void dependenciesOfManyPoliciesAreWeighedByThem() {
+        // 6 x 1,400 + 2 x 1,400 + 1,400 = 12,600 units
+        String problem = refused("dependencies", CostlyRequests.dependencyChain(1_400, false));
+        assertTrue(problem.contains("12,600 units"), problem);
+        assertEquals(1_300, decide("dependencies", CostlyRequests.dependencyChain(1_300, false)).path("policies").size());
+    }
+
+    @Test
+    void dependenciesAtTheTemplateDependencyLimitUnmetAreRefused() {
+        // as many template dependencies as a request may have, none met: 120 + 4,000 + 20,000 = 24,120 units (answered
+        // 14 MB with 44,220 firings and held up to 190 MB before a policy's unmet dependencies were gathered once)
+        String problem = refused("dependencies", WorkRequests.templatesAndObserved(20, 100, 10, 0, 0));
+        assertTrue(problem.contains("24,120 units"), problem);
+    }
+
+    @Test
+    void dependenciesUnderTheirBudgetAreDecidedWithFiringsPerTemplateNotPerTemplateDependency() {
+        // 10 policies of 100 templates depending on 10 ConfigMaps, none met: 60 + 2,000 + 10,000 = 12,060 units
+        JsonNode decided = decide("dependencies", WorkRequests.templatesAndObserved(10, 100, 10, 0, 0));
+        assertEquals(10, decided.path("policies").size());
+        JsonNode last = decided.path("policies").get(9).path("templates").get(99);
+        assertEquals("PENDING", last.path("state").asText());
+        assertEquals(10, last.path("unmet").size());
+        assertEquals(10, last.path("waitingOn").size());
+        // per template: its inherited unmet set, its state, its action, what it waits on; per policy dependency: its
+        // judgement; per policy: its unmet set and compliance. Not a firing per (template, dependency): 10,000 of them
         int firings = decided.path("firedRules").size();
-        assertTrue(firings <= 3 * 22_020, "firings: " + firings);
+        assertTrue(firings <= 4 * 1_000 + 10 * 10 + 2 * 10, "firings: " + firings);
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------------

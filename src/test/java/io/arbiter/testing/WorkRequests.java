@@ -24,6 +24,7 @@ public final class WorkRequests {
             case "backend:patterns" -> nestedPatterns(n[0], n[1], n.length > 2 ? n[2] : 0);
             case "backend:lengths" -> patternsOfEveryLength(n[0], n[1]);
             case "rollout:mandatory" -> sameNamedGroups(n[0], n[1], n[2]);
+            case "dependencies:chain" -> CostlyRequests.dependencyChain(n[0], n.length > 1 && n[1] == 1);
             case "dependencies:templates" -> templatesAndObserved(n[0], n[1], n[2], n[3], n.length > 4 ? n[4] : 0);
             default -> throw new IllegalArgumentException("no request " + target + ":" + shape);
         };
