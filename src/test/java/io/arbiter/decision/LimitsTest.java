@@ -162,7 +162,13 @@ class LimitsTest {
 
     @Test
     void clustersAndGroups() {
-        assertLimit("rollout", n -> rollout(1, n), Limits.CLUSTERS, "$.clusters");
+        // at the cluster limit a rollout is over its work budget (WorkBudgetTest); one more is over the limit
+        Problem atLimit = refused("rollout", rollout(1, Limits.CLUSTERS)).problems().get(0);
+        assertEquals("$", atLimit.path(), atLimit.toString());
+        DecisionException past = refused("rollout", rollout(1, Limits.CLUSTERS + 1));
+        assertTrue(past.problems().stream().anyMatch(p -> p.path().equals("$.clusters")
+                && p.problem().contains(String.valueOf(Limits.CLUSTERS))), past.problems().toString());
+        DECISIONS.decide("rollout", CostlyRequests.bytes(rollout(1, 8_000)), "application/json");
         assertLimit("rollout", n -> rollout(n, 1), Limits.DECISION_GROUPS, "$.decisionGroups");
     }
 

@@ -128,9 +128,9 @@ class WorkBudgetTest {
 
     @Test
     void rolloutOverItsBudgetIsRefusedNamingItsDimensions() {
-        // 1,000 groups named g, 100 mandatory entries naming g: 1,000 + 1,000 + 100,000 units
+        // 1,000 groups named g, 100 mandatory entries naming g: 5 x 1,000 + 1,000 + 100,000 units
         String problem = refused("rollout", WorkRequests.sameNamedGroups(1_000, 100, 1_000));
-        assertTrue(problem.contains("102,000 units"), problem);
+        assertTrue(problem.contains("106,000 units"), problem);
         assertTrue(problem.contains("decisionGroups = 1,000"), problem);
         assertTrue(problem.contains("mandatoryDecisionGroups entries = 100"), problem);
         assertTrue(problem.contains("mandatory selections (entry, group it names) pairs = 100,000"), problem);
@@ -140,11 +140,19 @@ class WorkBudgetTest {
 
     @Test
     void rolloutUnderItsBudgetIsDecided() {
-        // the most clusters and groups a rollout may have, and 20 entries selecting every group: 41,000 units
-        JsonNode decided = decide("rollout", WorkRequests.sameNamedGroups(1_000, 20, Limits.CLUSTERS));
-        assertEquals(Limits.CLUSTERS, decided.path("clusterStatuses").size());
+        // 8,000 clusters in 1,000 groups of one name, 3 entries selecting every group: 40,000 + 1,000 + 3,000 units
+        JsonNode decided = decide("rollout", WorkRequests.sameNamedGroups(1_000, 3, 8_000));
+        assertEquals(8_000, decided.path("clusterStatuses").size());
         int firings = decided.path("firedRules").size();
-        assertTrue(firings <= 2 * Limits.CLUSTERS + 5 * 1_000 + 100, "firings: " + firings);
+        assertTrue(firings <= 2 * 8_000 + 5 * 1_000 + 100, "firings: " + firings);
+    }
+
+    /** A cluster weighs more than a group: at the cluster limit a rollout is over its budget (it held up to 170 MiB). */
+    @Test
+    void rolloutAtTheClusterLimitIsRefused() {
+        String problem = refused("rollout", WorkRequests.sameNamedGroups(1, 1, Limits.CLUSTERS));
+        assertTrue(problem.contains("100,002 units"), problem);
+        assertTrue(problem.contains("clusters (of the decision groups) = 20,000"), problem);
     }
 
     // ---- dependencies --------------------------------------------------------------------------------------------

@@ -134,9 +134,14 @@ public final class RolloutRequest {
      * The cost model of a rollout decision. Each mandatory entry is joined with the groups it names (by name, or by
      * index), so entries naming a name many groups share cost {@code entries × groups}: the mandatory selections,
      * counted here exactly. The rest of a rollout walks the groups and treats each cluster once:
-     * {@code clusters + groups}. A decision fires and answers at most a few entries per cluster and per group, plus one
-     * per mandatory selection.
+     * {@code clusters + groups}, a cluster weighing {@link #CLUSTER_WEIGHT}: its facts, firings and answer entries held
+     * at the decision's peak are about 7 KiB (bench/worst-case.sh: 20,000 clusters held up to 170 MiB), a unit about
+     * 1.4 KiB. A decision fires and answers at most a few entries per cluster and per group, plus one per mandatory
+     * selection.
      */
+    /** Work units per cluster, against a unit per group and per mandatory selection. */
+    static final long CLUSTER_WEIGHT = 5;
+
     public Work work() {
         Map<String, Long> named = new HashMap<>();
         Map<Integer, Long> indexed = new HashMap<>();
@@ -158,9 +163,9 @@ public final class RolloutRequest {
                         : named.getOrDefault(entry.groupName(), 0L);
             }
         }
-        long units = Work.plus(Work.plus(clusters.size(), groups), selections);
-        return new Work(RolloutDecider.KIND, "clusters + decision groups + Σ over mandatory entries of the groups each"
-                + " names", List.of(
+        long units = Work.plus(Work.plus(Work.times(CLUSTER_WEIGHT, clusters.size()), groups), selections);
+        return new Work(RolloutDecider.KIND, CLUSTER_WEIGHT + " × clusters + decision groups + Σ over mandatory entries"
+                + " of the groups each names", List.of(
                 Work.dimension("clusters (of the decision groups)", clusters.size()),
                 Work.dimension("decisionGroups", groups),
                 Work.dimension("mandatoryDecisionGroups entries", entries),
