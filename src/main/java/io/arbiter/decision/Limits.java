@@ -50,7 +50,7 @@ public final class Limits {
     /** {@code RolloutRequest.work}: clusters (weighted), groups, and each mandatory entry times the groups it names. */
     public static final long ROLLOUT_WORK = 45_000;
     /** {@code DependenciesDecider.work}: policies, templates, template dependencies (by label length) and PolicySet members, weighted by the heap each holds. */
-    public static final long DEPENDENCIES_WORK = 12_500;
+    public static final long DEPENDENCIES_WORK = 11_000;
 
     private Limits() {
     }

@@ -314,7 +314,7 @@ public final class WorstCase {
                 requests.put("1,000 copies of cap.*, 1,000 typeRefs", backend(dims("depth", 1, "typeRefs", 1_000, "below", 0,
                         "copies", 999, "lengths", 0)));
                 requests.put("1,000 typeRefs 124 deep, 1 pattern", WorkRequests.nestedPatterns(1, 1_000, 120));
-                requests.put("1,000 typeRefs under 12 covering patterns", WorkRequests.nestedPatterns(6, 1_000));
+                requests.put("1,000 typeRefs under 8 covering patterns", WorkRequests.nestedPatterns(4, 1_000));
                 requests.put("1,000 typeRefs 70 deep, 70 patterns of every length", WorkRequests.patternsOfEveryLength(70, 1_000));
             }
             case "rollout" -> {
@@ -328,7 +328,7 @@ public final class WorstCase {
                 requests.put("20 x 100 templates, 10 unobserved ConfigMaps", WorkRequests.templatesAndObserved(20, 100, 10, 0, 0));
                 requests.put("chain of 2,000 policies", CostlyRequests.dependencyChain(Limits.POLICIES, false));
                 requests.put("cycle of 1,300 policies", CostlyRequests.dependencyChain(1_300, true));
-                requests.put("10 x 100 templates, 10 unobserved ConfigMaps", WorkRequests.templatesAndObserved(10, 100, 10, 0, 0));
+                requests.put("9 x 100 templates, 10 unobserved ConfigMaps", WorkRequests.templatesAndObserved(9, 100, 10, 0, 0));
             }
             default -> throw new IllegalArgumentException("no target " + target);
         }

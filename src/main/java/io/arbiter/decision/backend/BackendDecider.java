@@ -104,7 +104,7 @@ public final class BackendDecider {
      * another revision, or replaced in the merge, is counted too). Each rule takes part with a firing, each Type is
      * parsed, decided with a few firings and answered: {@code typeRefs}. Rules for the same typeRef are compared when
      * the policies merge: {@code Σ rules(typeRef)²}. The weights are heap: a unit is about half a KiB held while
-     * deciding (a prefix fact), a firing with its record and answer line about 3 KiB, a Type about 10 KiB
+     * deciding (a prefix fact), a cover about 4.5 KiB, a Type about 10 KiB
      * ({@code io.arbiter.bench.WorkBudgets}, docs/api.md). A decision fires at most
      * {@code 2 × rules + covers + 3 × typeRefs} rules (plus the replaced pairs of the merge).
      */
@@ -155,8 +155,12 @@ public final class BackendDecider {
 
     /** Work units per requested Type: its parse, its few firings and its answer entry (about 10 KiB). */
     static final long TYPE_REF_WEIGHT = 20;
-    /** Work units per firing a cover or a rule records, held with its record and answer line (about 3 KiB). */
-    static final long FIRING_WEIGHT = 6;
+    /**
+     * Work units per cover or rule: its firing, held with its record and answer line, and for a cover at a Type's
+     * longest prefix the level firing after it (about 4.5 KiB; bench/worst-case.sh: 25 copies of one pattern over 500
+     * Types held 70 MiB at 6).
+     */
+    static final long FIRING_WEIGHT = 9;
 
     /** The request's action policy, held to what PUT /v1/policy holds the global one to: its backends are Hub storages. */
     private static Policy actionPolicy(JsonNode tree, LocatedDocument request, Snapshot snapshot) {

@@ -188,7 +188,7 @@ public final class DependenciesDecider {
     }
 
     /** Work units per policy: its fact, its compliance and its share of the reporting session. */
-    static final long POLICY_WEIGHT = 6;
+    static final long POLICY_WEIGHT = 5;
     /** Work units per template: its state, action, name and answer entry. */
     static final long TEMPLATE_WEIGHT = 2;
 
