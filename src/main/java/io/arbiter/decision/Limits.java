@@ -48,7 +48,7 @@ public final class Limits {
     /** {@code BackendDecider.work}: Types, their prefixes looked up, covers and rules (firings), same-typeRef rules merged. */
     public static final long BACKEND_WORK = 100_000;
     /** {@code RolloutRequest.work}: clusters (weighted), groups, and each mandatory entry times the groups it names. */
-    public static final long ROLLOUT_WORK = 45_000;
+    public static final long ROLLOUT_WORK = 40_000;
     /** {@code DependenciesDecider.work}: policies, templates, template dependencies (by label length) and PolicySet members, weighted by the heap each holds. */
     public static final long DEPENDENCIES_WORK = 11_000;
 

@@ -321,7 +321,7 @@ public final class WorstCase {
                 requests.put("issue 44: 1,000 groups g, 1,000 entries g", WorkRequests.sameNamedGroups(1_000, 1_000, 1_000));
                 requests.put("1,000 groups g, 29 entries g, 20,000 clusters", WorkRequests.sameNamedGroups(1_000, 29, Limits.CLUSTERS));
                 requests.put("20,000 clusters in one group", WorkRequests.sameNamedGroups(1, 1, Limits.CLUSTERS));
-                requests.put("1,000 groups g, 3 entries g, 8,000 clusters", WorkRequests.sameNamedGroups(1_000, 3, 8_000));
+                requests.put("1,000 groups g, 3 entries g, 7,000 clusters", WorkRequests.sameNamedGroups(1_000, 3, 7_000));
             }
             case "dependencies" -> {
                 requests.put("issue 44: 20 x 100 templates, 10 ConfigMaps of 253 chars", WorkRequests.templatesAndObserved(20, 100, 10, 0, 253));

@@ -168,7 +168,7 @@ class LimitsTest {
         DecisionException past = refused("rollout", rollout(1, Limits.CLUSTERS + 1));
         assertTrue(past.problems().stream().anyMatch(p -> p.path().equals("$.clusters")
                 && p.problem().contains(String.valueOf(Limits.CLUSTERS))), past.problems().toString());
-        DECISIONS.decide("rollout", CostlyRequests.bytes(rollout(1, 8_000)), "application/json");
+        DECISIONS.decide("rollout", CostlyRequests.bytes(rollout(1, 7_000)), "application/json");
         assertLimit("rollout", n -> rollout(n, 1), Limits.DECISION_GROUPS, "$.decisionGroups");
     }
 

@@ -128,20 +128,25 @@ public final class BackendDecider {
         }
         long prefixes = 0;
         long covers = 0;
+        long coverUnits = 0;
         long most = 0;
         for (Object fact : facts) {
             if (fact instanceof TypeRefPrefix prefix) {
                 prefixes++;
                 long found = patternsByPrefix.getOrDefault(prefix.prefix(), 0L);
                 covers += found;
+                // a cover's firing names the Type and the prefix: a long path is repeated by each
+                coverUnits = Work.plus(coverUnits, Work.times(found,
+                        FIRING_WEIGHT + prefix.query().typeRef().path().length() / 32));
                 most = Math.max(most, found);
             }
         }
         long merged = sameTypeRef.values().stream().mapToLong(n -> n * n).sum();
         long units = Work.plus(Work.plus(Work.times(TYPE_REF_WEIGHT, typeRefs), prefixes),
-                Work.plus(Work.times(FIRING_WEIGHT, covers + rules), merged));
+                Work.plus(Work.plus(coverUnits, Work.times(FIRING_WEIGHT, rules)), merged));
         return new Work(KIND, TYPE_REF_WEIGHT + " × typeRefs + their prefixes as long as a pattern's + " + FIRING_WEIGHT
-                + " × (patterns covering a typeRef + backend rules) + Σ over typeRefs named by rules of those rules²", List.of(
+                + " × backend rules + Σ over (typeRef, covering pattern) of (" + FIRING_WEIGHT + " + path length / 32)"
+                + " + Σ over typeRefs named by rules of those rules²", List.of(
                 Work.dimension("typeRefs", typeRefs),
                 Work.dimension("prefixes of their paths as long as a pattern's", prefixes),
                 Work.dimension("backend rules (action and global typeInstance.rules)", rules),
