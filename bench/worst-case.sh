@@ -29,4 +29,6 @@ echo "OutOfMemoryErrors: $ooms"
 echo "per request: $work/requests.tsv; server log: $work/server.log; GC log: $work/gc.log"
 [ "$ooms" = 0 ] || status=1
 grep -q "over 2 s CPU or 64 MiB heap 0, refused in 100 ms or more 0, 5xx 0, lost connections 0" "$work/summary.txt" || status=1
+small=$(grep -o 'small decision worst [0-9]* ms' "$work/summary.txt" | grep -o '[0-9]*' || echo 999999)
+[ "${small:-999999}" -le 1000 ] || status=1
 exit $status
