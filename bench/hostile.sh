@@ -14,23 +14,15 @@ port=${PORT:-18282}
 token=hostile-token
 work=$(mktemp -d)
 
-mvn -q -B package -DskipTests
-mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
-    -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt
+. bench/lib.sh
+build_jar_and_classpath
+ARBITER_ADMIN_TOKEN=$token SERVE_OPTIONS="--decision-log $work/decisions.log" start_server "$port" "$work/server.log"
+pid=$server_pid
 
-ARBITER_ADMIN_TOKEN=$token java -Xmx512m -jar target/arbiter.jar serve --host 127.0.0.1 --port "$port" \
-    --decision-log "$work/decisions.log" > "$work/server.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-until curl -sf "http://127.0.0.1:$port/readyz" > /dev/null; do
-  kill -0 $pid 2>/dev/null || { cat "$work/server.log"; exit 1; }
-  sleep 0.2
-done
-
-heap() { jcmd $pid GC.run > /dev/null; sleep 1; jcmd $pid GC.heap_info | grep -m1 -o 'used [0-9]*K' | grep -o '[0-9]*K'; }
+heap() { heap_after_gc; }
 before=$(heap)
 status=0
-java -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" io.arbiter.bench.HostileInput \
+java -cp "$(driver_classpath)" io.arbiter.bench.HostileInput \
     "http://127.0.0.1:$port" "$token" "$work/decisions.log" || status=$?
 if kill -0 $pid 2>/dev/null; then after=$(heap); else after="(server gone)"; status=1; fi
 ooms=$(grep -c OutOfMemoryError "$work/server.log" || true)

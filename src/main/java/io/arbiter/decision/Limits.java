@@ -48,12 +48,12 @@ public final class Limits {
      * a decision at it holds at most about 60 MB of heap ({@code io.arbiter.bench.WorkBudgets}).
      */
     public static final long IMPLEMENTATION_WORK = 18_000;
-    /** {@code BackendDecider.work}: Type × rule tries, pattern covers compared per Type, same-typeRef rules merged. */
-    public static final long BACKEND_WORK = 400_000;
-    /** {@code RolloutRequest.work}: clusters, groups, and each mandatory entry times the groups it names. */
-    public static final long ROLLOUT_WORK = 50_000;
-    /** {@code DependenciesDecider.work}: policies, templates, template dependencies and PolicySet members. */
-    public static final long DEPENDENCIES_WORK = 25_000;
+    /** {@code BackendDecider.work}: Types, their prefixes looked up, covers and rules (firings), same-typeRef rules merged. */
+    public static final long BACKEND_WORK = 100_000;
+    /** {@code RolloutRequest.work}: clusters (weighted), groups, and each mandatory entry times the groups it names. */
+    public static final long ROLLOUT_WORK = 40_000;
+    /** {@code DependenciesDecider.work}: policies, templates, template dependencies (by label length) and PolicySet members, weighted by the heap each holds. */
+    public static final long DEPENDENCIES_WORK = 11_000;
 
     private Limits() {
     }

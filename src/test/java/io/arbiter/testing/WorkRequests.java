@@ -21,8 +21,10 @@ public final class WorkRequests {
     public static ObjectNode build(String target, String shape, int... n) {
         return switch (target + ":" + shape) {
             case "implementation:attributes" -> attributeConstraints(n[0], n[1], n[2]);
-            case "backend:patterns" -> nestedPatterns(n[0], n[1]);
+            case "backend:patterns" -> nestedPatterns(n[0], n[1], n.length > 2 ? n[2] : 0);
+            case "backend:lengths" -> patternsOfEveryLength(n[0], n[1]);
             case "rollout:mandatory" -> sameNamedGroups(n[0], n[1], n[2]);
+            case "dependencies:chain" -> CostlyRequests.dependencyChain(n[0], n.length > 1 && n[1] == 1);
             case "dependencies:templates" -> templatesAndObserved(n[0], n[1], n[2], n[3], n.length > 4 ? n[4] : 0);
             default -> throw new IllegalArgumentException("no request " + target + ":" + shape);
         };
@@ -52,6 +54,14 @@ public final class WorkRequests {
      * every rule covers every Type.
      */
     public static ObjectNode nestedPatterns(int depth, int typeRefs) {
+        return nestedPatterns(depth, typeRefs, 0);
+    }
+
+    /**
+     * As {@link #nestedPatterns(int, int)}, each Type's path {@code below} segments deeper than the deepest pattern
+     * ({@code cap.a.a.t7.b.b.b}): more prefixes to look up, no more covers.
+     */
+    public static ObjectNode nestedPatterns(int depth, int typeRefs, int below) {
         ObjectNode body = Documents.jsonMapper().createObjectNode();
         ArrayNode rules = body.putObject("actionPolicy").putObject("typeInstance").putArray("rules");
         StringBuilder prefix = new StringBuilder("cap");
@@ -65,7 +75,28 @@ public final class WorkRequests {
         }
         ArrayNode refs = body.putArray("typeRefs");
         for (int t = 0; t < typeRefs; t++) {
-            refs.addObject().put("path", prefix + ".t" + t).put("revision", "0.1.0");
+            refs.addObject().put("path", prefix + ".t" + t + ".b".repeat(below)).put("revision", "0.1.0");
+        }
+        return body;
+    }
+
+    /**
+     * A backend request whose patterns cover nothing but have every prefix length the Types' paths have: patterns
+     * {@code cap.z.*}, {@code cap.z.a.*}, ... ({@code depth} of them) and {@code typeRefs} Types
+     * {@code cap.a.a...a.t7} ({@code depth} segments {@code a}): each Type has {@code depth} prefixes to look up, no
+     * cover.
+     */
+    public static ObjectNode patternsOfEveryLength(int depth, int typeRefs) {
+        ObjectNode body = Documents.jsonMapper().createObjectNode();
+        ArrayNode rules = body.putObject("actionPolicy").putObject("typeInstance").putArray("rules");
+        for (int d = 0; d < depth; d++) {
+            rules.addObject().<ObjectNode>set("typeRef", Documents.jsonMapper().createObjectNode()
+                            .put("path", "cap.z" + ".a".repeat(d) + ".*"))
+                    .putObject("backend").put("id", HELM_STORAGE);
+        }
+        ArrayNode refs = body.putArray("typeRefs");
+        for (int t = 0; t < typeRefs; t++) {
+            refs.addObject().put("path", "cap" + ".a".repeat(depth) + ".t" + t).put("revision", "0.1.0");
         }
         return body;
     }

@@ -8,6 +8,7 @@ import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.backend.BackendFacts.BackendChoice;
 import io.arbiter.decision.backend.BackendFacts.BackendRule;
 import io.arbiter.decision.backend.BackendFacts.TypeQuery;
+import io.arbiter.decision.backend.BackendFacts.TypeRefPrefix;
 import io.arbiter.decision.merge.PolicyMergeFacts.ConfiguredRank;
 import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
 import io.arbiter.decision.merge.PolicyMergeFacts.SourceKind;
@@ -23,6 +24,8 @@ import io.arbiter.policy.PolicyParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Map;
 import java.util.List;
 import java.util.UUID;
@@ -48,23 +51,32 @@ public final class BackendDecider {
     public static BackendDecision decide(LocatedDocument request, Snapshot snapshot, CompiledRuleBase ruleBase,
                                          boolean budgeted) {
         JsonNode body = request.tree();
+        List<Object> policyFacts = new ArrayList<>();
+        if (body.hasNonNull("actionPolicy")) {
+            Policy action = actionPolicy(body.get("actionPolicy"), request, snapshot);
+            policyFacts.add(new PolicySource("actionPolicy", SourceKind.ACTION, 0, "$.actionPolicy"));
+            ruleFacts(action, "actionPolicy", "$.actionPolicy.", policyFacts);
+        }
+        policyFacts.add(new PolicySource("global", SourceKind.GLOBAL, 0, "$"));
+        ruleFacts(snapshot.policy().policy(), "global", "", policyFacts);
+        for (int rank = 0; rank < snapshot.policyOrder().size(); rank++) {
+            policyFacts.add(new ConfiguredRank(SourceKind.valueOf(snapshot.policyOrder().get(rank)), rank + 1));
+        }
+        // a Type's prefixes of the lengths the patterns' prefixes have: no other prefix can be a pattern's
+        Set<Integer> patternLengths = new HashSet<>();
+        for (Object fact : policyFacts) {
+            if (fact instanceof BackendRule rule && rule.pattern()) {
+                patternLengths.add(rule.prefixLength());
+            }
+        }
         List<Object> facts = new ArrayList<>();
         JsonNode typeRefs = body.path("typeRefs");
         for (int i = 0; i < typeRefs.size(); i++) {
             JsonNode ref = typeRefs.get(i);
-            facts.add(new TypeQuery(i, new Ref(ref.path("path").asText(),
-                    ref.path("revision").isTextual() ? ref.path("revision").asText() : null)));
+            facts.addAll(TypeRefPrefix.factsOf(new TypeQuery(i, new Ref(ref.path("path").asText(),
+                    ref.path("revision").isTextual() ? ref.path("revision").asText() : null)), patternLengths));
         }
-        if (body.hasNonNull("actionPolicy")) {
-            Policy action = actionPolicy(body.get("actionPolicy"), request, snapshot);
-            facts.add(new PolicySource("actionPolicy", SourceKind.ACTION, 0, "$.actionPolicy"));
-            ruleFacts(action, "actionPolicy", "$.actionPolicy.", facts);
-        }
-        facts.add(new PolicySource("global", SourceKind.GLOBAL, 0, "$"));
-        ruleFacts(snapshot.policy().policy(), "global", "", facts);
-        for (int rank = 0; rank < snapshot.policyOrder().size(); rank++) {
-            facts.add(new ConfiguredRank(SourceKind.valueOf(snapshot.policyOrder().get(rank)), rank + 1));
-        }
+        facts.addAll(policyFacts);
 
         if (budgeted) {
             work(facts).requireWithinBudget();
@@ -84,64 +96,76 @@ public final class BackendDecider {
     }
 
     /**
-     * The cost model of a backend decision. Each requested Type is compared with each pattern rule (the request's
-     * action policy's and the global policy's; rules for an exact path are looked up, not compared):
-     * {@code typeRefs × pattern rules}. Each rule that could choose a Type's backend (a pattern covering it, a rule for
-     * its path) derives a candidate, a firing and a fact, and a Type's candidates are compared with each other to find
-     * the one that applies: {@code Σ candidates(Type)²}, up to {@code typeRefs × depth²} for patterns nested
-     * {@code depth} deep. Rules for the same typeRef are compared when the policies merge: {@code Σ rules(typeRef)²}.
-     * A decision fires at most {@code 2 × rules + 3 × typeRefs + candidates} rules and answers one entry per typeRef.
+     * The cost model of a backend decision, linear in what the rules join. Each requested Type is inserted with one
+     * fact per prefix of its path as long as some pattern's prefix, and each prefix looks up the pattern rules with
+     * that prefix (a hash join): {@code prefixes}; no pattern is tried against a Type it cannot cover. Each pattern
+     * found covers the Type, deriving a fact and a firing, and the longest of a Type's covers is found in one pass over
+     * them: {@code covers}, counted here from an index of the pattern rules by prefix (an upper bound: a pattern of
+     * another revision, or replaced in the merge, is counted too). Each rule takes part with a firing, each Type is
+     * parsed, decided with a few firings and answered: {@code typeRefs}. Rules for the same typeRef are compared when
+     * the policies merge: {@code Σ rules(typeRef)²}. The weights are heap: a unit is about half a KiB held while
+     * deciding (a prefix fact), a cover about 4.5 KiB, a Type about 10 KiB
+     * ({@code io.arbiter.bench.WorkBudgets}, docs/api.md). A decision fires at most
+     * {@code 2 × rules + covers + 3 × typeRefs} rules (plus the replaced pairs of the merge).
      */
     static Work work(List<Object> facts) {
-        List<TypeQuery> queries = new ArrayList<>();
-        List<BackendRule> patterns = new ArrayList<>();
-        Map<String, List<BackendRule>> byPath = new HashMap<>();
+        Map<String, Long> patternsByPrefix = new HashMap<>();
         Map<Ref, Long> sameTypeRef = new HashMap<>();
+        long typeRefs = 0;
         long rules = 0;
+        long patterns = 0;
         for (Object fact : facts) {
-            if (fact instanceof TypeQuery query) {
-                queries.add(query);
+            if (fact instanceof TypeQuery) {
+                typeRefs++;
             } else if (fact instanceof BackendRule rule) {
                 rules++;
                 sameTypeRef.merge(rule.typeRef(), 1L, Long::sum);
                 if (rule.pattern()) {
-                    patterns.add(rule);
-                } else {
-                    byPath.computeIfAbsent(rule.typeRef().path(), path -> new ArrayList<>()).add(rule);
+                    patterns++;
+                    patternsByPrefix.merge(rule.prefix(), 1L, Long::sum);
                 }
             }
         }
-        long candidates = 0;
-        long comparisons = 0;
+        long prefixes = 0;
+        long covers = 0;
+        long coverUnits = 0;
         long most = 0;
-        for (TypeQuery query : queries) {
-            // what the candidate rules of rules/backend/ match, in Java only to count them: the rules decide
-            Ref type = query.typeRef();
-            long of = patterns.stream().filter(rule -> type.path().startsWith(rule.prefix()) && revisionFits(rule, type))
-                    .count()
-                    + byPath.getOrDefault(type.path(), List.of()).stream().filter(rule -> revisionFits(rule, type)).count();
-            candidates += of;
-            comparisons = Work.plus(comparisons, Work.times(of, of));
-            most = Math.max(most, of);
+        for (Object fact : facts) {
+            if (fact instanceof TypeRefPrefix prefix) {
+                prefixes++;
+                long found = patternsByPrefix.getOrDefault(prefix.prefix(), 0L);
+                covers += found;
+                // a cover's firing names the Type and the prefix: a long path is repeated by each
+                coverUnits = Work.plus(coverUnits, Work.times(found,
+                        FIRING_WEIGHT + prefix.query().typeRef().path().length() / 32));
+                most = Math.max(most, found);
+            }
         }
         long merged = sameTypeRef.values().stream().mapToLong(n -> n * n).sum();
-        long units = Work.plus(Work.plus(Work.times(queries.size(), patterns.size()), comparisons), merged);
-        return new Work(KIND, "typeRefs × pattern rules + Σ over typeRefs of candidate rules² + Σ over typeRefs named"
-                + " by rules of those rules²", List.of(
-                Work.dimension("typeRefs", queries.size()),
+        long units = Work.plus(Work.plus(Work.times(TYPE_REF_WEIGHT, typeRefs), prefixes),
+                Work.plus(Work.plus(coverUnits, Work.times(FIRING_WEIGHT, rules)), merged));
+        return new Work(KIND, TYPE_REF_WEIGHT + " × typeRefs + their prefixes as long as a pattern's + " + FIRING_WEIGHT
+                + " × backend rules + Σ over (typeRef, covering pattern) of (" + FIRING_WEIGHT + " + path length / 32)"
+                + " + Σ over typeRefs named by rules of those rules²", List.of(
+                Work.dimension("typeRefs", typeRefs),
+                Work.dimension("prefixes of their paths as long as a pattern's", prefixes),
                 Work.dimension("backend rules (action and global typeInstance.rules)", rules),
-                Work.dimension("pattern rules", patterns.size()),
-                Work.dimension("candidate (typeRef, rule) pairs", candidates),
-                Work.dimension("most candidate rules of one typeRef", most),
+                Work.dimension("pattern rules", patterns),
+                Work.dimension("(typeRef, pattern with one of its prefixes) pairs", covers),
+                Work.dimension("most patterns sharing one prefix", most),
                 Work.dimension("rules naming the same typeRef, squared and summed", merged)),
                 units, Limits.BACKEND_WORK,
-                "split typeRefs over several requests, or send fewer (or less deeply nested) pattern rules in actionPolicy");
+                "split typeRefs over several requests, or send fewer pattern rules covering the same Types in actionPolicy");
     }
 
-    /** A rule with a revision applies only to that revision of its path. */
-    private static boolean revisionFits(BackendRule rule, Ref type) {
-        return rule.typeRef().revision() == null || rule.typeRef().revision().equals(type.revision());
-    }
+    /** Work units per requested Type: its parse, its few firings and its answer entry (about 10 KiB). */
+    static final long TYPE_REF_WEIGHT = 20;
+    /**
+     * Work units per cover or rule: its firing, held with its record and answer line, and for a cover at a Type's
+     * longest prefix the level firing after it (about 4.5 KiB; bench/worst-case.sh: 25 copies of one pattern over 500
+     * Types held 70 MiB at 6).
+     */
+    static final long FIRING_WEIGHT = 9;
 
     /** The request's action policy, held to what PUT /v1/policy holds the global one to: its backends are Hub storages. */
     private static Policy actionPolicy(JsonNode tree, LocatedDocument request, Snapshot snapshot) {

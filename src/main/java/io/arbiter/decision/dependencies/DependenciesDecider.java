@@ -133,12 +133,17 @@ public final class DependenciesDecider {
     /**
      * The cost model of a dependencies decision. Each template is judged against each dependency it has (its own and
      * its policy's, PolicySets expanded), and a pending template lists and explains each unmet one, naming it in its
-     * message and in the firings: the template dependencies, as {@link Limits#TEMPLATE_DEPENDENCIES} counts them,
-     * are most of the work and of the answer. Each weighs {@code 1 + its label's length / 32}, the label ("Kind name")
-     * being how messages name it: a 253-character name is repeated per template (158 KB of 20 policies of 100
-     * templates depending on 10 such ConfigMaps answered 43 MB). Templates, policies and PolicySet members add a fact
-     * and a few firings each. Observed objects are looked up in a hash map while the facts are made, and are no facts:
-     * one lookup per dependency, listed, not multiplied. A decision fires at most about 3 firings per unit.
+     * message, its {@code unmet} and its {@code waitingOn}: the template dependencies, as
+     * {@link Limits#TEMPLATE_DEPENDENCIES} counts them, are most of the work and of the answer. Each weighs
+     * {@code 1 + its label's length / 32}, the label ("Kind name") being how the answer names it: a 253-character name
+     * is repeated per template (158 KB of 20 policies of 100 templates depending on 10 such ConfigMaps answered 43 MB).
+     * A policy weighs {@link #POLICY_WEIGHT} and a template {@link #TEMPLATE_WEIGHT} (their facts, firings and answer
+     * entries), a PolicySet member 1. Observed objects are looked up in a hash map while the facts are made, and are no
+     * facts: one lookup per dependency, listed, not multiplied; a met dependency costs less than the unmet one counted
+     * here (telling them apart is the rules' judgement). The weights make a unit about 5 KiB of heap held at the
+     * decision's peak when no dependency is met ({@code io.arbiter.bench.WorkBudgets}, docs/api.md). Rules derive a
+     * policy's unmet dependencies once and each template inherits them with one firing, so a decision fires about 3
+     * firings per template and per policy dependency, not per (template, dependency).
      */
     static Work work(List<Object> facts, int observed) {
         Map<Integer, Long> templatesOf = new HashMap<>();
@@ -168,9 +173,10 @@ public final class DependenciesDecider {
         for (Map.Entry<Integer, Long> wanted : policyWanted.entrySet()) {
             weighted += wanted.getValue() * templatesOf.getOrDefault(wanted.getKey(), 0L);
         }
-        long units = policies + templates + weighted + members;
-        return new Work(KIND, "policies + templates + Σ over template dependencies of (1 + label length / 32)"
-                + " + PolicySet members", List.of(
+        long units = Work.plus(Work.plus(Work.times(POLICY_WEIGHT, policies), Work.times(TEMPLATE_WEIGHT, templates)),
+                Work.plus(weighted, members));
+        return new Work(KIND, POLICY_WEIGHT + " × policies + " + TEMPLATE_WEIGHT + " × templates + Σ over template"
+                + " dependencies of (1 + label length / 32) + PolicySet members", List.of(
                 Work.dimension("policies", policies),
                 Work.dimension("policyTemplates", templates),
                 Work.dimension("weighted template dependencies (each template's own and its policy's, PolicySets"
@@ -181,6 +187,11 @@ public final class DependenciesDecider {
                 "split the policies over several requests, or send fewer templates per policy or dependencies with"
                         + " shorter names");
     }
+
+    /** Work units per policy: its fact, its compliance and its share of the reporting session. */
+    static final long POLICY_WEIGHT = 5;
+    /** Work units per template: its state, action, name and answer entry. */
+    static final long TEMPLATE_WEIGHT = 2;
 
     /** The observed objects by {@link Observed#key()} and by {@link Observed#localKey()}. */
     private record ObservedObjects(Map<String, Observed> byKey, Map<String, Observed> byLocalKey) {

@@ -255,6 +255,17 @@ public final class DependencyFacts {
         }
     }
 
+    /**
+     * The unmet policy-level dependencies of one policy, gathered once: each template of the policy inherits them
+     * all, with one firing per template rather than one per (template, dependency).
+     */
+    @FactId("unmet dependencies of policies[{policyIndex}]")
+    public record PolicyUnmet(int policyIndex, List<Unmet> unmet) implements Fact, OfPolicy {
+        public PolicyUnmet {
+            unmet = List.copyOf(unmet);
+        }
+    }
+
     /** The state a template reports; {@code compliant} may be null. */
     public record TemplateState(Template template, State state, String compliant, String message, String factId)
             implements Fact {

@@ -134,9 +134,15 @@ public final class RolloutRequest {
      * The cost model of a rollout decision. Each mandatory entry is joined with the groups it names (by name, or by
      * index), so entries naming a name many groups share cost {@code entries × groups}: the mandatory selections,
      * counted here exactly. The rest of a rollout walks the groups and treats each cluster once:
-     * {@code clusters + groups}. A decision fires and answers at most a few entries per cluster and per group, plus one
-     * per mandatory selection.
+     * {@code clusters + groups}, a cluster weighing {@link #CLUSTER_WEIGHT} and a unit per 10 characters of its name
+     * (which its statuses, firings and answer entries repeat): a cluster held about 5.5 KiB at the decision's peak with
+     * names of 8 characters, 9 KiB with 40 (bench/worst-case.sh: 20,000 clusters held up to 170 MiB), a unit about
+     * 1.1 KiB. A decision fires and answers at most a few entries per cluster and per group, plus one per mandatory
+     * selection.
      */
+    /** Work units per cluster, against a unit per group and per mandatory selection. */
+    static final long CLUSTER_WEIGHT = 5;
+
     public Work work() {
         Map<String, Long> named = new HashMap<>();
         Map<Integer, Long> indexed = new HashMap<>();
@@ -158,10 +164,15 @@ public final class RolloutRequest {
                         : named.getOrDefault(entry.groupName(), 0L);
             }
         }
-        long units = Work.plus(Work.plus(clusters.size(), groups), selections);
-        return new Work(RolloutDecider.KIND, "clusters + decision groups + Σ over mandatory entries of the groups each"
-                + " names", List.of(
+        long weighted = 0;
+        for (ClusterState cluster : clusters) {
+            weighted += CLUSTER_WEIGHT + cluster.name().length() / 10;
+        }
+        long units = Work.plus(Work.plus(weighted, groups), selections);
+        return new Work(RolloutDecider.KIND, "Σ over clusters of (" + CLUSTER_WEIGHT + " + name length / 10) + decision"
+                + " groups + Σ over mandatory entries of the groups each names", List.of(
                 Work.dimension("clusters (of the decision groups)", clusters.size()),
+                Work.dimension("weighted clusters (by the length of their names)", weighted),
                 Work.dimension("decisionGroups", groups),
                 Work.dimension("mandatoryDecisionGroups entries", entries),
                 Work.dimension("mandatory selections (entry, group it names) pairs", selections)),

@@ -82,7 +82,7 @@ class BackendRulesTest {
         }
 
         Facts query(String typeRef) {
-            facts.add(new TypeQuery(queries++, Ref.parse(typeRef)));
+            facts.addAll(BackendFacts.TypeRefPrefix.factsOf(new TypeQuery(queries++, Ref.parse(typeRef))));
             return this;
         }
     }
