@@ -119,22 +119,10 @@ public final class Replay {
     }
 
     /**
-     * The logged decision as an {@link Evaluation}: its result without the volatile fields, and its firings: those
-     * its snapshot recorded (which the restored snapshot's derivation reproduces) then its own.
+     * The logged decision as an {@link Evaluation}: its result without the volatile fields, and its firings.
      */
     static Evaluation logged(String target, JsonNode result, Snapshot snapshot, List<String> notes) {
         List<FiredRule> firings = new ArrayList<>();
-        JsonNode reference = result.path("snapshotFirings");
-        if (reference.isObject()) {
-            String revision = reference.path("revision").asText();
-            if (revision.equals(snapshot.revision())) {
-                firings.addAll(snapshot.firings().firings().getOrDefault(reference.path("key").asText(), List.of()));
-            } else {
-                notes.add("the logged decision used " + reference.path("count").asInt() + " firings recorded with snapshot "
-                        + revision + ", which the restored snapshot (" + snapshot.revision() + ") cannot reproduce:"
-                        + " they are left out of the logged firings");
-            }
-        }
         for (JsonNode firing : result.path("firedRules")) {
             List<String> facts = new ArrayList<>();
             firing.path("facts").forEach(fact -> facts.add(fact.asText()));

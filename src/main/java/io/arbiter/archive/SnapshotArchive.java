@@ -25,7 +25,6 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
-import io.arbiter.runtime.Decisions;
 import org.kie.api.io.ResourceType;
 
 import java.io.IOException;
@@ -407,7 +406,6 @@ public final class SnapshotArchive {
         Snapshot snapshot;
         try {
             snapshot = new Snapshot(policy, ruleBases, catalog, store, manifest.platformTypeInstances(), manifest.policyOrder());
-            Decisions.prepare(registry, snapshot);
         } catch (RuntimeException e) {
             throw new ArchiveException("the archived snapshot " + manifest.snapshotRevision() + " cannot be rebuilt: " + reason(e), e);
         }

@@ -68,12 +68,4 @@ public interface PolicyType {
      * version checks. Returns the response body (a record or tree rendered as JSON).
      */
     Object decide(DecisionCall call);
-
-    /**
-     * Runs this type's rules over what is constant in {@code snapshot} and keeps what they derive in it
-     * ({@link io.arbiter.decision.Snapshot#derived}), so that a decision adds only what its request carries. Called
-     * once when a snapshot is built, before it serves.
-     */
-    default void derive(io.arbiter.decision.Snapshot snapshot) {
-    }
 }

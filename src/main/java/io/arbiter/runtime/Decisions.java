@@ -3,7 +3,6 @@ package io.arbiter.runtime;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.RevisionMatch;
 import io.arbiter.decision.Snapshot;
-import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.decision.SnapshotLoadException;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
@@ -84,12 +83,9 @@ public final class Decisions {
 
     private volatile ReloadState reloadState = new ReloadState(null, null, 0, 0);
 
-    /**
-     * Swaps in a snapshot built from changed files ({@link SnapshotLoader} derived what its rules derive from it):
-     * in-flight decisions finish on the one they started with.
-     */
+    /** Swaps in a snapshot built from changed files: in-flight decisions finish on the one they started with. */
     public void swap(Snapshot next) {
-        retire(current.getAndSet(prepare(registry, next)), next);
+        current.set(next);
         wentLive.accept(next);
         ReloadState previous = reloadState;
         reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
@@ -166,42 +162,6 @@ public final class Decisions {
     /** A recent decision as it was logged (parameters masked unless logged), by its id. */
     public Optional<DecisionRecord> recentDecision(String decisionId) {
         return audit.find(decisionId);
-    }
-
-    /** How many replaced snapshots keep their firings resolvable, for decisions made just before a swap. */
-    public static final int RETIRED_SNAPSHOTS = 8;
-
-    private final Map<String, SnapshotFirings> retired = new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, SnapshotFirings> eldest) {
-            return size() > RETIRED_SNAPSHOTS;
-        }
-    };
-
-    /** Runs every policy type's snapshot-time rules over {@code snapshot}, before it serves. */
-    public static Snapshot prepare(PolicyTypeRegistry registry, Snapshot snapshot) {
-        registry.types().forEach(type -> type.derive(snapshot));
-        return snapshot;
-    }
-
-    private void retire(Snapshot old, Snapshot next) {
-        if (!old.revision().equals(next.revision())) {
-            SnapshotFirings firings = old.firings();
-            synchronized (retired) {
-                retired.put(old.revision(), firings);
-            }
-        }
-    }
-
-    /** The firings recorded with the live snapshot or a recently replaced one, by the snapshot's revision. */
-    public Optional<SnapshotFirings> snapshotFirings(String revision) {
-        Snapshot live = current.get();
-        if (live.revision().equals(revision)) {
-            return Optional.of(live.firings());
-        }
-        synchronized (retired) {
-            return Optional.ofNullable(retired.get(revision));
-        }
     }
 
     /** The rules of a live rule base, by its revision: what the {@code rule} of a firing stands for. */
@@ -340,7 +300,6 @@ public final class Decisions {
             audit.metrics().policyReload(false);
             throw e;
         }
-        // derived before the swap: decisions keep being made on the live snapshot meanwhile
         Snapshot live;
         Snapshot updated;
         do {
@@ -348,20 +307,19 @@ public final class Decisions {
             if (ifMatch.isPresent() && !ifMatch.get().matches(live.policy().revision())) {
                 throw new StaleRevisionException(ifMatch.get(), live.policy().revision());
             }
-            updated = prepare(registry, live.withPolicy(parsed));
+            updated = live.withPolicy(parsed);
         } while (!current.compareAndSet(live, updated));
-        retire(live, updated);
         wentLive.accept(updated);
         audit.metrics().policyReload(true);
         return updated.policy();
     }
 
     /**
-     * The live snapshot with {@code body} as its global policy, derived but not swapped in: what replacing the policy
-     * would serve. An invalid policy throws as {@link #replacePolicy} does.
+     * The live snapshot with {@code body} as its global policy, not swapped in: what replacing the policy would
+     * serve. An invalid policy throws as {@link #replacePolicy} does.
      */
     public Snapshot withCandidatePolicy(byte[] body, String contentType) {
-        return prepare(registry, current.get().withPolicy(parseGlobalPolicy(body, contentType)));
+        return current.get().withPolicy(parseGlobalPolicy(body, contentType));
     }
 
     private PolicyDocument parseGlobalPolicy(byte[] body, String contentType) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.FiredRule;
@@ -18,13 +17,12 @@ import java.util.Set;
 /**
  * One decision as the offline tools (test suites, impact analysis, replay) see it: what was decided, without the
  * fields that differ between two runs of the same decision (its id, the revisions it was made with, its firings),
- * or the contract's error body when the request was refused; and every rule that fired for it, those recorded with
- * the snapshot included, in firing order.
+ * or the contract's error body when the request was refused; and every rule that fired for it, in firing order.
  */
 public record Evaluation(String target, ObjectNode result, List<FiredRule> firings) {
 
     /** Fields of a response that say how or when it was decided, not what. */
-    public static final Set<String> VOLATILE = Set.of("decisionId", "firedRules", "snapshotFirings", "snapshotRevision",
+    public static final Set<String> VOLATILE = Set.of("decisionId", "firedRules", "snapshotRevision",
             "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
 
     public Evaluation {
@@ -47,13 +45,6 @@ public record Evaluation(String target, ObjectNode result, List<FiredRule> firin
             return refused(target, e.isDeadline() ? "INTERNAL" : DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), List.of());
         }
         List<FiredRule> firings = new ArrayList<>();
-        JsonNode reference = response.path("snapshotFirings");
-        if (reference.isObject()) {
-            decisions.snapshotFirings(reference.path("revision").asText())
-                    .map(SnapshotFirings::firings)
-                    .map(byKey -> byKey.getOrDefault(reference.path("key").asText(), List.of()))
-                    .ifPresent(firings::addAll);
-        }
         for (JsonNode firing : response.path("firedRules")) {
             List<String> facts = new ArrayList<>();
             firing.path("facts").forEach(fact -> facts.add(fact.asText()));

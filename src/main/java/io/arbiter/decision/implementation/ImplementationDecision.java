@@ -3,7 +3,6 @@ package io.arbiter.decision.implementation;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.engine.FiredRule;
 import io.arbiter.model.Ref;
 
@@ -17,7 +16,7 @@ public record ImplementationDecision(String decisionId, ImplementationFacts.Outc
                                      @JsonInclude(JsonInclude.Include.ALWAYS) Ref selected, Injection inject,
                                      List<StorageBackend> backends,
                                      @JsonInclude(JsonInclude.Include.ALWAYS) List<FiredRule> firedRules,
-                                     SnapshotFirings.Reference snapshotFirings, List<ItemExplanation> explanation,
+                                     List<ItemExplanation> explanation,
                                      String policyRevision, String rulesRevision, String snapshotRevision,
                                      List<String> warnings) {
 

@@ -62,11 +62,6 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
         return ImplementationDecider.decide(request, call.snapshot());
     }
 
-    @Override
-    public void derive(io.arbiter.decision.Snapshot snapshot) {
-        ImplementationDecider.derivedDecisions(snapshot);
-    }
-
     /** {@code arbiter decide implementation --interface PATH[:REV] [--explain]}. */
     static final class CliOptions implements Target.CliRequest {
 
