@@ -363,7 +363,7 @@ public final class SnapshotArchive {
     }
 
     /**
-     * Loads the snapshot {@code manifest} names, derived as it was when it served. A part whose content no longer
+     * Loads the snapshot {@code manifest} names. A part whose content no longer
      * has the revision it is stored under loads as it is now and is listed in {@link Restored#changed}; a missing,
      * unreadable or malformed part is an {@link ArchiveException}.
      */

@@ -65,7 +65,12 @@ public interface PolicyType {
 
     /**
      * Decides one request for one of this type's targets. The request has already passed the target's schema and
-     * version checks. Returns the response body (a record or tree rendered as JSON).
+     * version checks. Returns the result, its outcome and its firings: the runtime writes the envelope around them.
      */
-    Object decide(DecisionCall call);
+    Decision decide(DecisionCall call);
+
+    /** Where this type's requests and responses carry values the decision log masks. Default: none. */
+    default Masks masks() {
+        return Masks.NONE;
+    }
 }

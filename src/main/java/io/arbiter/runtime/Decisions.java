@@ -7,7 +7,6 @@ import io.arbiter.decision.SnapshotLoadException;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import io.arbiter.audit.Audit;
@@ -22,6 +21,7 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
 import io.arbiter.policy.HubStorageCheck;
+import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -218,26 +219,27 @@ public final class Decisions {
             throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
                     "the request does not match the " + targetName + " schema: " + problems.get(0), problems);
         }
-        DecisionCall call = new DecisionCall(type, target, request, current.get());
-        JsonNode version = request.tree().path("apiVersion");
-        call.requireUsableVersion(version.isTextual() ? version.asText() : Versions.latestSupported(type),
-                "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-        Object decision;
+        Snapshot snapshot = current.get();
+        DecisionCall call = new DecisionCall(type, target, request, snapshot);
+        JsonNode requested = request.tree().path("apiVersion");
+        String version = requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
+        call.requireUsableVersion(version, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
+        Decision decision;
         try {
             decision = type.decide(call);
         } catch (DecisionException e) {
             throw located(e, request);
         }
-        ObjectNode response = Documents.jsonMapper().valueToTree(decision);
-        response.put("catalogRevision", call.snapshot().catalog().revision());
-        response.put("typeInstancesRevision", call.snapshot().typeInstances().revision());
-        if (!call.warnings().isEmpty()) {
-            ArrayNode warnings = response.has("warnings") && response.get("warnings").isArray()
-                    ? (ArrayNode) response.get("warnings") : response.putArray("warnings");
-            call.warnings().forEach(warnings::add);
-        }
+        List<String> warnings = new ArrayList<>(decision.warnings());
+        warnings.addAll(call.warnings());
+        Envelope envelope = new Envelope(UUID.randomUUID().toString(), targetName, type.name(), version,
+                decision.outcome(), decision.result(), decision.firedRules(), snapshot.policy().revision(),
+                call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
+                snapshot.revision(), warnings);
+        ObjectNode response = Documents.jsonMapper().valueToTree(envelope);
         byte[] json = encode(response);
-        audit.record(targetName, body, request.tree(), response, json, System.nanoTime() - started);
+        audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
+                decision.firedRules(), body, request.tree(), response, json, type.masks()), System.nanoTime() - started);
         return new Decided(response, json);
     }
 

@@ -21,9 +21,9 @@ import java.util.Set;
  */
 public record Evaluation(String target, ObjectNode result, List<FiredRule> firings) {
 
-    /** Fields of a response that say how or when it was decided, not what. */
-    public static final Set<String> VOLATILE = Set.of("decisionId", "firedRules", "snapshotRevision",
-            "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
+    /** Fields of a response that say how, when or for what it was decided, not what. */
+    public static final Set<String> VOLATILE = Set.of("decisionId", "target", "type", "version", "firedRules",
+            "snapshotRevision", "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
 
     public Evaluation {
         firings = List.copyOf(firings);

@@ -86,7 +86,7 @@ public final class SnapshotLoader {
         return loading;
     }
 
-    /** Reads the policy, waits for the rule bases, and derives what the rules derive from the whole snapshot. */
+    /** Reads the policy and waits for the rule bases. */
     private static Snapshot assemble(Settings settings, PolicyTypeRegistry registry,
                                      Map<String, CompletableFuture<CompiledRuleBase>> loading, Catalog catalog,
                                      TypeInstanceStore store) {

@@ -44,7 +44,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import static io.arbiter.engine.CompiledRuleBase.factsOf;
 
@@ -125,17 +124,15 @@ public final class ImplementationDecider {
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, "the policies cannot be applied to "
                     + result.candidates().get(0) + ": " + problems.get(0), problems);
         }
-        return rendered(evaluation, snapshot);
+        return rendered(evaluation);
     }
 
-    private static ImplementationDecision rendered(Evaluation evaluation, Snapshot snapshot) {
+    private static ImplementationDecision rendered(Evaluation evaluation) {
         Result result = evaluation.run().result();
-        return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
+        return new ImplementationDecision(result.outcome(), evaluation.interfaceRef(),
                 result.appliedRule(), result.candidates(),
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), result.backends(), evaluation.run().firedRules(), result.explanation(),
-                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.revision(),
-                snapshot.policy().warnings());
+                result.injection(), result.backends(), evaluation.run().firedRules(), result.explanation());
     }
 
     /**
@@ -153,7 +150,7 @@ public final class ImplementationDecider {
                 .map(problem -> Problem.at(problem.location().startsWith("$") ? problem.location() : "$." + problem.location(),
                         problem.problem()))
                 .distinct().sorted(Comparator.comparing(Problem::path).thenComparing(Problem::problem)).toList();
-        return new Analysis(rendered(evaluation, snapshot), problems);
+        return new Analysis(rendered(evaluation), problems);
     }
 
     /** One run of the rules for a request: what {@link #decide} renders and {@link #analyse} reads. */

@@ -1,0 +1,23 @@
+package io.arbiter.runtime;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.arbiter.engine.FiredRule;
+
+import java.util.List;
+
+/**
+ * The one envelope the runtime writes around every decision of every policy type, serialised once for the response
+ * and the decision record. The type's result is written inline, its fields beside these (the wire contract fixes
+ * fields such as {@code interface} and {@code backends} at top level); a result may not name one of them.
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record Envelope(String decisionId, String target, String type, String version, String outcome,
+                       @JsonUnwrapped Object result, List<FiredRule> firedRules,
+                       String policyRevision, String rulesRevision, String catalogRevision, String typeInstancesRevision,
+                       String snapshotRevision, List<String> warnings) {
+
+    /** The envelope's own fields: a result may not name one of them (EnvelopeTest checks every target). */
+    public static final List<String> FIELDS = List.of("decisionId", "target", "type", "version", "outcome", "firedRules",
+            "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision", "snapshotRevision", "warnings");
+}
