@@ -233,7 +233,8 @@ public final class Decisions {
         List<String> warnings = new ArrayList<>(decision.warnings());
         warnings.addAll(call.warnings());
         Envelope envelope = new Envelope(UUID.randomUUID().toString(), targetName, type.name(), version,
-                decision.outcome(), decision.result(), decision.firedRules(), snapshot.policy().revision(),
+                decision.outcome(), decision.result(), decision.firedRules(),
+                Envelope.phases(decision.firedRules(), call.ruleBase().phaseOfRule()), snapshot.policy().revision(),
                 call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
                 snapshot.revision(), warnings);
         ObjectNode response = Documents.jsonMapper().valueToTree(envelope);

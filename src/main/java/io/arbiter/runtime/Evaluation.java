@@ -22,7 +22,7 @@ import java.util.Set;
 public record Evaluation(String target, ObjectNode result, List<FiredRule> firings) {
 
     /** Fields of a response that say how, when or for what it was decided, not what. */
-    public static final Set<String> VOLATILE = Set.of("decisionId", "target", "type", "version", "firedRules",
+    public static final Set<String> VOLATILE = Set.of("decisionId", "target", "type", "version", "firedRules", "phases",
             "snapshotRevision", "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
 
     public Evaluation {

@@ -92,7 +92,7 @@ class AuditReplayCommandTest {
         assertTrue(blocks.find());
         List<String> shown = blocks.group(2).lines().toList();
         String[] args = command.substring("java -jar target/arbiter.jar ".length()).replace("<decisionId>", id)
-                .replace("arbiter-decisions.log*", log.toString()).replace("snapshots/", archive.toString()).split(" ");
+                .replace("arbiter-decisions.log*", log.toString()).replace("arbiter-snapshots", archive.toString()).split(" ");
 
         CliRun run = run(args);
 
