@@ -3,8 +3,6 @@ package io.arbiter.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.arbiter.decision.DecisionException;
-import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.FiredRule;
 
@@ -34,15 +32,10 @@ public record Evaluation(String target, ObjectNode result, List<FiredRule> firin
         ObjectNode response;
         try {
             response = decisions.decide(target, body, "application/yaml");
-        } catch (DecisionException e) {
-            return refused(target, e.code().name(), e.getMessage(), e.problems());
-        } catch (DocumentException e) {
-            return refused(target, DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), e.problems());
-        } catch (Decisions.UnknownTargetException e) {
-            return refused(target, "NOT_FOUND", e.getMessage(), List.of());
-        } catch (io.arbiter.engine.DecisionDeadline.ExceededException e) {
-            // the codes the service answers: past the deadline it could not decide in time; else the request is too costly
-            return refused(target, e.isDeadline() ? "INTERNAL" : DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), List.of());
+        } catch (RuntimeException e) {
+            // the codes the service answers, from the one place that maps them
+            Refusal refusal = Refusal.of(e).orElseThrow(() -> e);
+            return refused(target, refusal.code().wire(), refusal.message(), refusal.problems());
         }
         List<FiredRule> firings = new ArrayList<>();
         for (JsonNode firing : response.path("firedRules")) {
