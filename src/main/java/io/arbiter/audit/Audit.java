@@ -64,11 +64,11 @@ public final class Audit {
 
     /**
      * One decision as the runtime hands it over: the envelope's values, typed, the request as received and parsed,
-     * and the response as a tree and as the bytes that were encoded once from it; {@code masks} says where the
-     * request and the response carry values the log masks unless parameters may be logged.
+     * the type's result and the response's bytes, encoded once; {@code masks} says where the request and the
+     * response (of which the result's fields are part) carry values the log masks unless parameters may be logged.
      */
     public record Decided(String decisionId, String endpoint, String outcome, String policyRevision,
-                          List<FiredRule> firedRules, byte[] requestBody, JsonNode request, JsonNode response,
+                          List<FiredRule> firedRules, byte[] requestBody, JsonNode request, Object result,
                           byte[] responseJson, Masks masks) {
     }
 
@@ -82,14 +82,20 @@ public final class Audit {
      */
     public void record(Decided decided, long nanos) {
         JsonNode loggedRequest = logParameters ? decided.request() : decided.masks().maskRequest(decided.request());
-        JsonNode loggedResponse = logParameters ? decided.response() : decided.masks().maskResponse(decided.response());
-        byte[] loggedResult = loggedResponse == decided.response() ? decided.responseJson() : encode(loggedResponse);
+        byte[] loggedResult = decided.responseJson();
+        if (!logParameters && !decided.masks().response().isEmpty()) {
+            // the response's masked paths are the result's own fields: only a result with values there is read back
+            JsonNode result = Documents.jsonMapper().valueToTree(decided.result());
+            if (decided.masks().maskResponse(result) != result) {
+                loggedResult = encode(decided.masks().maskResponse(tree(loggedResult)));
+            }
+        }
         Line line = new Line(decided.decisionId(), Instant.now().toString(), decided.endpoint(),
                 digest(decided.requestBody()), loggedRequest, decided.outcome(), nanos / 1_000, new RawValue(new Encoded(loggedResult)));
         byte[] json = encode(line);
         if (json.length + 1L > DecisionRecord.MAX_BYTES) {
             ObjectNode head = Documents.jsonMapper().valueToTree(line.withoutResult());
-            json = RecordBound.summarise(head, loggedResponse, json.length + 1L, decided.requestBody().length);
+            json = RecordBound.summarise(head, tree(loggedResult), json.length + 1L, decided.requestBody().length);
             summarised.incrementAndGet();
         }
         DecisionRecord record = new DecisionRecord(decided.decisionId(), decided.policyRevision(), json);
@@ -184,6 +190,14 @@ public final class Audit {
             }
             buffer.put(json);
             return json.length;
+        }
+    }
+
+    private static JsonNode tree(byte[] json) {
+        try {
+            return Documents.jsonMapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read back an encoded decision", e);
         }
     }
 

@@ -198,8 +198,16 @@ public final class Decisions {
         return decideEncoded(targetName, body, contentType).response();
     }
 
-    /** A decision's response and its JSON, encoded once: the bytes that are answered are the bytes that are logged. */
-    public record Decided(ObjectNode response, byte[] json) {
+    /** A decision's response, encoded once: the bytes that are answered are the bytes that are logged. */
+    public record Decided(byte[] json) {
+        /** The response read back as a tree, for the offline tools and the CLI, which read it. */
+        public ObjectNode response() {
+            try {
+                return (ObjectNode) Documents.jsonMapper().readTree(json);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot read back an encoded decision", e);
+            }
+        }
     }
 
     /** {@link #decide}, with the response encoded as the decision log recorded it. */
@@ -237,16 +245,15 @@ public final class Decisions {
                 Envelope.phases(decision.firedRules(), call.ruleBase().phaseOfRule()), snapshot.policy().revision(),
                 call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
                 snapshot.revision(), warnings);
-        ObjectNode response = Documents.jsonMapper().valueToTree(envelope);
-        byte[] json = encode(response);
+        byte[] json = encode(envelope);
         audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
-                decision.firedRules(), body, request.tree(), response, json, type.masks()), System.nanoTime() - started);
-        return new Decided(response, json);
+                decision.firedRules(), body, request.tree(), decision.result(), json, type.masks()), System.nanoTime() - started);
+        return new Decided(json);
     }
 
-    private static byte[] encode(ObjectNode response) {
+    private static byte[] encode(Envelope envelope) {
         try {
-            return Documents.jsonMapper().writeValueAsBytes(response);
+            return Documents.jsonMapper().writeValueAsBytes(envelope);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot encode a decision", e);
         }
