@@ -62,8 +62,9 @@ public final class OpenApi {
             if (example != null) {
                 media.putObject("examples").putObject("docs").set("value", example);
             }
-            ok(post, "the decision (a decision is 200 whatever its outcome), with decisionId, revisions and firedRules",
-                    "application/json");
+            ok(post, "the decision (a decision is 200 whatever its outcome): the envelope every target shares (decisionId,"
+                    + " target, type, version, outcome, firedRules, phases, the policy, rules, catalog, TypeInstance and snapshot"
+                    + " revisions, warnings) with the type's result fields beside them", "application/json");
             errors(post, 400, 404, 413, 415, 422, 503);
         }
 
