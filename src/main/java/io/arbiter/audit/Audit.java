@@ -1,7 +1,7 @@
 package io.arbiter.audit;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
@@ -116,80 +116,14 @@ public final class Audit {
         }
     }
 
-    /** JSON already encoded, written as it is into the record that embeds it. */
-    private record Encoded(byte[] json) implements SerializableString {
-        @Override
-        public String getValue() {
-            return new String(json, StandardCharsets.UTF_8);
-        }
-
-        @Override
-        public int charLength() {
-            return getValue().length();
-        }
-
-        @Override
-        public char[] asQuotedChars() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public byte[] asUnquotedUTF8() {
-            return json;
-        }
-
-        @Override
-        public byte[] asQuotedUTF8() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public int appendQuotedUTF8(byte[] buffer, int offset) {
-            return -1;
-        }
-
-        @Override
-        public int appendQuoted(char[] buffer, int offset) {
-            return -1;
-        }
-
-        @Override
-        public int appendUnquotedUTF8(byte[] buffer, int offset) {
-            if (offset + json.length > buffer.length) {
-                return -1;
-            }
-            System.arraycopy(json, 0, buffer, offset, json.length);
-            return json.length;
-        }
-
-        @Override
-        public int appendUnquoted(char[] buffer, int offset) {
-            return -1;
-        }
-
-        @Override
-        public int writeQuotedUTF8(java.io.OutputStream out) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public int writeUnquotedUTF8(java.io.OutputStream out) throws java.io.IOException {
-            out.write(json);
-            return json.length;
-        }
-
-        @Override
-        public int putQuotedUTF8(java.nio.ByteBuffer buffer) {
-            return -1;
-        }
-
-        @Override
-        public int putUnquotedUTF8(java.nio.ByteBuffer buffer) {
-            if (buffer.remaining() < json.length) {
-                return -1;
-            }
-            buffer.put(json);
-            return json.length;
+    /**
+     * JSON already encoded, written as it is into the record that embeds it: a generator writes a raw value's UTF-8
+     * bytes, which a {@link SerializedString} keeps once encoded; these are given, not encoded from a text.
+     */
+    private static final class Encoded extends SerializedString {
+        Encoded(byte[] json) {
+            super("");
+            _unquotedUTF8Ref = json;
         }
     }
 
