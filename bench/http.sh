@@ -10,7 +10,8 @@
 # Each round starts each build's jar twice, as the embedded default serves (java -jar arbiter.jar serve):
 #   log on   the embedded default's decision log (./arbiter-decisions.log, BEST_EFFORT), in a fresh directory:
 #            /healthz, an implementation decision carrying only an Interface, one with an action policy;
-#   log off  the same policy given as a file (--policy fixtures/embedded/policy.yaml: no log by default):
+#   log off  the same policy given as a file (--policy fixtures/embedded/policy.yaml, and --decision-log off
+#            --snapshot-archive off for a build that logs whatever it serves):
 #            /healthz and the two decisions again (the same load before the decisions as the log-on server had).
 # wrk: 2 threads, 16 connections, SECONDS per case after WARMUP seconds (default 15) of the same load.
 # Reported per build: requests/s of each case, decisions/healthz
@@ -117,7 +118,10 @@ for round in $(seq 1 "$rounds"); do
         record "$round" "$build" interface_log_on "$(rate interface /v1/decisions/implementation INTERFACE)"
         record "$round" "$build" action_log_on "$(rate action /v1/decisions/implementation ACTION)"
         stop_server
-        start_server "$jar" "$dir" --policy "$root/fixtures/embedded/policy.yaml"
+        # the same policy given as a file; a build that logs by default is told not to (--decision-log off)
+        off=(--policy "$root/fixtures/embedded/policy.yaml")
+        java -jar "$jar" serve --help 2>/dev/null | grep -q 'FILE|off' && off+=(--decision-log off --snapshot-archive off)
+        start_server "$jar" "$dir" "${off[@]}"
         [ ! -e "$dir/arbiter-decisions.log" ] || { echo "log-off server wrote a log" >&2; exit 1; }
         # the same load before the decisions as the log-on server had: a server's first minute warms its HTTP path
         record "$round" "$build" healthz_log_off "$(rate healthz /healthz)"

@@ -72,25 +72,8 @@ function where(source) {
   return source.file;
 }
 
-/** The response's firings, and those computed with its snapshot when it references them (issue 26). */
+/** The response's firings: every decision carries its own, inline. */
 export async function firingsSection(response, signal) {
   const idx = await ruleIndex().catch(() => null);
-  const parts = [timeline(response.firedRules, idx, 'Fired rules of this request')];
-  // issue 26: {"revision", "key", "count"}, served at GET /v1/snapshots/{revision}/firings?key=KEY
-  const reference = response.snapshotFirings;
-  if (reference?.revision) {
-    const href = `/v1/snapshots/${encodeURIComponent(reference.revision)}/firings`
-      + (reference.key ? `?key=${encodeURIComponent(reference.key)}` : '');
-    parts.push(h('h3', {id: 'snapshot-firings'}, `Fired when snapshot ${reference.revision} was built`,
-      reference.count != null ? ` (${reference.count})` : ''));
-    try {
-      const snapshot = (await get(href, {signal})).json;
-      const firings = Array.isArray(snapshot?.firings) ? snapshot.firings
-        : reference.key ? snapshot?.firings?.[reference.key] : Object.values(snapshot?.firings || {}).flat();
-      parts.push(timeline(firings, idx, 'Fired rules of the snapshot'));
-    } catch (error) {
-      parts.push(h('p', {class: 'error-text'}, `could not load the snapshot's firings (${href}): ${error.message}`));
-    }
-  }
-  return parts;
+  return [timeline(response.firedRules, idx, 'Fired rules of this request')];
 }

@@ -3,7 +3,7 @@ package io.arbiter.archive;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.arbiter.audit.Masking;
+import io.arbiter.policytype.Masks;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.FiredRule;
@@ -75,9 +75,10 @@ public final class Replay {
             throw new ArchiveException("the record of decision " + decisionId
                     + " is not a decision record: it needs an endpoint, a request object and a result object");
         }
-        String policyType = registry.typeOfTarget(target).map(PolicyType::name).orElseThrow(() ->
+        PolicyType type = registry.typeOfTarget(target).orElseThrow(() ->
                 new ArchiveException("decision " + decisionId + " was made for '" + target
                         + "', which this Arbiter does not decide"));
+        String policyType = type.name();
         Map<String, String> lookedFor = ArchiveManifest.revisionsOf(result);
         if (lookedFor.isEmpty()) {
             throw new ArchiveException("the result of decision " + decisionId + " names no revision to look for");
@@ -90,10 +91,10 @@ public final class Replay {
         List<String> notes = new ArrayList<>();
         restored.changed().forEach(part -> notes.add("the archived part " + part
                 + " was changed after it was archived: the replay does not run under the snapshot the decision was made with"));
-        boolean masked = Masking.hasParameterValues(request) && containsMask(request);
+        boolean masked = type.masks().requestWasMasked(request);
         if (masked) {
             notes.add("the request was logged with masked parameter values (serve without --log-parameters): the replay"
-                    + " decides with " + Masking.MASK + " in their place, so what depends on them may differ");
+                    + " decides with " + Masks.MASK + " in their place, so what depends on them may differ");
         }
         ObjectNode replayed = request.deepCopy();
         if (target.equals("rollout") && !replayed.has("now") && record.path("timestamp").isTextual()) {
@@ -113,28 +114,16 @@ public final class Replay {
         }
         if (masked && !after.refused()) {
             // the log masks the values the response repeats: compare masked with masked
-            after = new Evaluation(target, (ObjectNode) Masking.maskParameters(after.result()), after.firings());
+            after = new Evaluation(target, (ObjectNode) type.masks().maskResponse(after.result()), after.firings());
         }
         return new Report(decisionId, target, lookedFor, manifest.get(), List.copyOf(notes), before, after);
     }
 
     /**
-     * The logged decision as an {@link Evaluation}: its result without the volatile fields, and its firings: those
-     * its snapshot recorded (which the restored snapshot's derivation reproduces) then its own.
+     * The logged decision as an {@link Evaluation}: its result without the volatile fields, and its firings.
      */
     static Evaluation logged(String target, JsonNode result, Snapshot snapshot, List<String> notes) {
         List<FiredRule> firings = new ArrayList<>();
-        JsonNode reference = result.path("snapshotFirings");
-        if (reference.isObject()) {
-            String revision = reference.path("revision").asText();
-            if (revision.equals(snapshot.revision())) {
-                firings.addAll(snapshot.firings().firings().getOrDefault(reference.path("key").asText(), List.of()));
-            } else {
-                notes.add("the logged decision used " + reference.path("count").asInt() + " firings recorded with snapshot "
-                        + revision + ", which the restored snapshot (" + snapshot.revision() + ") cannot reproduce:"
-                        + " they are left out of the logged firings");
-            }
-        }
         for (JsonNode firing : result.path("firedRules")) {
             List<String> facts = new ArrayList<>();
             firing.path("facts").forEach(fact -> facts.add(fact.asText()));
@@ -186,18 +175,6 @@ public final class Replay {
         firings.stream().map(FiredRule::rule).sorted()
                 .forEach(rule -> sorted.add(new FiredRule(rule, sorted.size() + 1, List.of())));
         return sorted;
-    }
-
-    private static boolean containsMask(JsonNode node) {
-        if (node.isTextual()) {
-            return node.asText().equals(Masking.MASK);
-        }
-        for (JsonNode child : node) {
-            if (containsMask(child)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static byte[] encode(JsonNode request) {

@@ -25,7 +25,6 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
-import io.arbiter.runtime.Decisions;
 import org.kie.api.io.ResourceType;
 
 import java.io.IOException;
@@ -364,7 +363,7 @@ public final class SnapshotArchive {
     }
 
     /**
-     * Loads the snapshot {@code manifest} names, derived as it was when it served. A part whose content no longer
+     * Loads the snapshot {@code manifest} names. A part whose content no longer
      * has the revision it is stored under loads as it is now and is listed in {@link Restored#changed}; a missing,
      * unreadable or malformed part is an {@link ArchiveException}.
      */
@@ -407,7 +406,6 @@ public final class SnapshotArchive {
         Snapshot snapshot;
         try {
             snapshot = new Snapshot(policy, ruleBases, catalog, store, manifest.platformTypeInstances(), manifest.policyOrder());
-            Decisions.prepare(registry, snapshot);
         } catch (RuntimeException e) {
             throw new ArchiveException("the archived snapshot " + manifest.snapshotRevision() + " cannot be rebuilt: " + reason(e), e);
         }

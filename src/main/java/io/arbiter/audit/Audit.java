@@ -1,22 +1,26 @@
 package io.arbiter.audit;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import io.arbiter.engine.FiredRule;
+import io.arbiter.policytype.Masks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.arbiter.document.Documents;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Every decision, for auditors: appended to the decision log, kept in the recent-decision index, counted in the
- * metrics. Additional parameter values are masked unless parameters may be logged.
+ * metrics. What a policy type's {@link Masks} name is masked unless parameters may be logged.
  */
 public final class Audit {
 
@@ -59,57 +63,76 @@ public final class Audit {
     }
 
     /**
-     * Records one decision whose response was encoded once as {@code response}: the log record embeds those bytes
-     * (or, where the result carries parameter values that are not logged, a masked copy). In REQUIRED log mode this
-     * returns once the record is written, and throws {@link DecisionLogUnavailableException} when it cannot be: then
-     * the decision must not be answered, and it is neither indexed nor counted. A record that would take more than
-     * {@link DecisionRecord#MAX_BYTES} is summarised ({@link RecordBound}): its firings counted per rule, its request
-     * kept by digest, and what else it takes to fit left out, each named in the record.
+     * One decision as the runtime hands it over: the envelope's values, typed, the request as received and parsed,
+     * the type's result and the response's bytes, encoded once; {@code masks} says where the request and the
+     * response (of which the result's fields are part) carry values the log masks unless parameters may be logged.
      */
-    public void record(String endpoint, byte[] requestBody, JsonNode request, JsonNode result, byte[] response, long nanos) {
-        String outcome = result.path("outcome").asText("DECIDED");
-        JsonNode loggedRequest = logParameters ? request : Masking.maskParameters(request);
-        byte[] loggedResult = logParameters || !Masking.hasParameterValues(result) ? response
-                : encode(Masking.maskParameters(result));
-        String decisionId = result.path("decisionId").asText();
-        String policyRevision = result.path("policyRevision").asText(null);
-        Envelope envelope = new Envelope(decisionId, Instant.now().toString(), endpoint, digest(requestBody),
-                loggedRequest, outcome, nanos / 1_000);
-        byte[] head = encode(envelope);
-        // the head without its closing brace, the result field, the closing brace and the line end
-        long wholeBytes = head.length - 1L + RESULT_FIELD.length + loggedResult.length + 1 + 1;
-        byte[] json;
-        if (wholeBytes <= DecisionRecord.MAX_BYTES) {
-            json = line(head, loggedResult);
-        } else {
-            json = RecordBound.summarise(Documents.jsonMapper().valueToTree(envelope),
-                    logParameters ? result : Masking.maskParameters(result), wholeBytes, requestBody.length);
-            summarised.incrementAndGet();
-        }
-        DecisionRecord record = new DecisionRecord(decisionId, policyRevision, json);
-        log.append(record).awaitWritten();
-        recent.add(record);
-        metrics.decision(endpoint, outcome, nanos, firedRules(result));
+    public record Decided(String decisionId, String endpoint, String outcome, String policyRevision,
+                          List<FiredRule> firedRules, byte[] requestBody, JsonNode request, Object result,
+                          byte[] responseJson, Masks masks) {
     }
 
     /**
-     * A record's fields but its result, in the order they are written. The revisions the decision was made with are
-     * its result's own fields, not repeated here.
+     * Records one decision: the log record embeds the response's own bytes (or, where the response carries values
+     * the type masks and parameters are not logged, a masked copy). In REQUIRED log mode this returns once the record
+     * is written, and throws {@link DecisionLogUnavailableException} when it cannot be: then the decision must not be
+     * answered, and it is neither indexed nor counted. A record that would take more than
+     * {@link DecisionRecord#MAX_BYTES} is summarised ({@link RecordBound}): its firings counted per rule, its request
+     * kept by digest, and what else it takes to fit left out, each named in the record.
      */
-    private record Envelope(String decisionId, String timestamp, String endpoint, String requestDigest, JsonNode request,
-                            String outcome, long durationMicros) {
+    public void record(Decided decided, long nanos) {
+        JsonNode loggedRequest = logParameters ? decided.request() : decided.masks().maskRequest(decided.request());
+        byte[] loggedResult = decided.responseJson();
+        if (!logParameters && !decided.masks().response().isEmpty()) {
+            // the response's masked paths are the result's own fields: only a result with values there is read back
+            JsonNode result = Documents.jsonMapper().valueToTree(decided.result());
+            if (decided.masks().maskResponse(result) != result) {
+                loggedResult = encode(decided.masks().maskResponse(tree(loggedResult)));
+            }
+        }
+        Line line = new Line(decided.decisionId(), Instant.now().toString(), decided.endpoint(),
+                digest(decided.requestBody()), loggedRequest, decided.outcome(), nanos / 1_000, new RawValue(new Encoded(loggedResult)));
+        byte[] json = encode(line);
+        if (json.length + 1L > DecisionRecord.MAX_BYTES) {
+            ObjectNode head = Documents.jsonMapper().valueToTree(line.withoutResult());
+            json = RecordBound.summarise(head, tree(loggedResult), json.length + 1L, decided.requestBody().length);
+            summarised.incrementAndGet();
+        }
+        DecisionRecord record = new DecisionRecord(decided.decisionId(), decided.policyRevision(), json);
+        log.append(record).awaitWritten();
+        recent.add(record);
+        metrics.decision(decided.endpoint(), decided.outcome(), nanos, decided.firedRules().stream().map(FiredRule::rule).toList());
     }
 
-    private static final byte[] RESULT_FIELD = ",\"result\":".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * A record's line, in the order its fields are written: the decision's own values, then {@code result}, the
+     * response as it was encoded (its revisions are its own fields, not repeated here).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private record Line(String decisionId, String timestamp, String endpoint, String requestDigest, JsonNode request,
+                        String outcome, long durationMicros, RawValue result) {
+        Line withoutResult() {
+            return new Line(decisionId, timestamp, endpoint, requestDigest, request, outcome, durationMicros, null);
+        }
+    }
 
-    /** The envelope (encoded as {@code head}) as a JSON object whose last field is {@code result}, the already encoded bytes. */
-    private static byte[] line(byte[] head, byte[] result) {
-        ByteArrayOutputStream line = new ByteArrayOutputStream(head.length + RESULT_FIELD.length + result.length);
-        line.write(head, 0, head.length - 1);
-        line.writeBytes(RESULT_FIELD);
-        line.writeBytes(result);
-        line.write('}');
-        return line.toByteArray();
+    /**
+     * JSON already encoded, written as it is into the record that embeds it: a generator writes a raw value's UTF-8
+     * bytes, which a {@link SerializedString} keeps once encoded; these are given, not encoded from a text.
+     */
+    private static final class Encoded extends SerializedString {
+        Encoded(byte[] json) {
+            super("");
+            _unquotedUTF8Ref = json;
+        }
+    }
+
+    private static JsonNode tree(byte[] json) {
+        try {
+            return Documents.jsonMapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read back an encoded decision", e);
+        }
     }
 
     private static byte[] encode(Object value) {
@@ -136,12 +159,6 @@ public final class Audit {
 
     public void close() {
         log.close();
-    }
-
-    private static List<String> firedRules(JsonNode result) {
-        List<String> fired = new ArrayList<>();
-        result.path("firedRules").forEach(rule -> fired.add(rule.path("rule").asText()));
-        return fired;
     }
 
     private static String digest(byte[] body) {

@@ -109,12 +109,6 @@ public final class DecisionLogReader {
                 subject.firings().merge("(rules a summarised record counts together)",
                         counted.path("otherRules").path("count").asInt(), Integer::sum);
             }
-            // firings recorded once with the snapshot count by the reference (GET /v1/snapshots/{revision}/firings)
-            JsonNode snapshot = record.path("result").path("snapshotFirings");
-            if (snapshot.isObject()) {
-                subject.firings().merge("snapshot " + snapshot.path("revision").asText() + " "
-                        + snapshot.path("key").asText(), 1, Integer::sum);
-            }
             return false;
         });
         return List.copyOf(subjects.values());

@@ -22,13 +22,13 @@ import java.util.Set;
  *
  * <p>What goes, in this order, until the record fits: the firings (summarised per rule: count, first and last order),
  * the request (kept by its {@code requestDigest}; the record can then not be replayed from the log), then the
- * result's largest fields but its outcome, revisions and snapshot reference, then the least fired rules of the
+ * result's largest fields but its outcome, revisions, then the least fired rules of the
  * summary (counted together). The record says so in {@code summarised}: why, what was dropped and how large it was.
  */
 final class RecordBound {
 
     /** Result fields a reader needs to find the decision's snapshot and outcome: dropped only when larger than this. */
-    private static final Set<String> KEPT = Set.of("decisionId", "outcome", "snapshotFirings", "snapshotRevision",
+    private static final Set<String> KEPT = Set.of("decisionId", "outcome", "snapshotRevision",
             "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
     private static final int KEPT_FIELD_BYTES = 512;
 

@@ -27,7 +27,8 @@ import java.util.Properties;
 /** {@code arbiter audit FILE...} or {@code --kafka-bootstrap}: what a decision log says, per Interface, or about one decision. */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Summarise a decision log (files, or a Kafka topic): per Interface (or decision target), outcome counts and the most fired rules.",
-                "With --id, print that one decision as it was logged.",
+                "With --id, say why that one decision came out as it did, from its record alone: what was asked, under which revisions, "
+                        + "what was decided and every rule that fired, phase by phase, with the facts it matched; with --json, print the record as it was logged.",
                 "With --id, --replay LOG... and --archive DIR, decide it again under the archived snapshot it was decided with "
                         + "(serve --snapshot-archive DIR) and say whether the outcome and the firings are identical, and if not what differs.",
                 "Exit status: 0 done (a replay: identical); 1 decision not found, a file or topic unreadable, or a line that is not a decision record "
@@ -61,8 +62,11 @@ final class AuditCommand extends ArbiterCommand {
             description = "Read each partition from its first record at or after TIME (RFC 3339, e.g. 2026-11-24T08:00:00Z).")
     String fromTime;
 
-    @Option(names = "--id", paramLabel = "DECISION_ID", description = "Print the decision with this id.")
+    @Option(names = "--id", paramLabel = "DECISION_ID", description = "Explain the decision with this id.")
     String decisionId;
+
+    @Option(names = "--json", description = "With --id: print the record as it was logged (JSON) instead of explaining it.")
+    boolean json;
 
     @Option(names = "--replay", arity = "1..*", paramLabel = "LOG",
             description = "Decision log files to find --id in and replay it (the FILEs count too); needs --archive.")
@@ -118,7 +122,12 @@ final class AuditCommand extends ArbiterCommand {
                 if (replaying) {
                     return replay(record.get(), out);
                 }
-                console.printJson(record.get());
+                if (json) {
+                    console.printJson(record.get());
+                } else {
+                    io.arbiter.audit.DecisionExplanation.print(record.get(), out);
+                    out.flush();
+                }
                 return 0;
             }
             for (DecisionLogReader.Subject subject : reader.summary()) {

@@ -42,9 +42,16 @@ final class ServeCommand extends ArbiterCommand {
             description = "Answer 408 and close the connection when a request's headers have not arrived SECONDS after its first byte (after the accept, for a connection's first request), or its body SECONDS after its headers (default: ${DEFAULT-VALUE}).")
     long readTimeoutSeconds;
 
-    @Option(names = "--decision-log", paramLabel = "FILE",
-            description = "With the file sink: append every decision as a JSON line to FILE (rotated by size). Default: off, or ./arbiter-decisions.log when serving the embedded default.")
+    @Option(names = "--decision-log", paramLabel = "FILE|off",
+            description = "With the file sink: append every decision as a JSON line to FILE (rotated by size). Default: "
+                    + "arbiter-decisions.log in the working directory. off keeps no record: a decision can then be explained"
+                    + " (arbiter audit --id) or replayed only while it is in the recent-decision index, and not after a restart.")
     Path decisionLog;
+
+    /** Where the decision log and the snapshot archive go when no option names them: next to the working directory. */
+    static final Path DEFAULT_DECISION_LOG = Path.of("arbiter-decisions.log");
+    static final Path DEFAULT_SNAPSHOT_ARCHIVE = Path.of("arbiter-snapshots");
+    private static final Path OFF = Path.of("off");
 
     @Option(names = "--decision-log-sink", defaultValue = "FILE", paramLabel = "SINK",
             description = "Where decision records go: file (--decision-log FILE, rotated), stdout (one JSON line per decision, for a log collector; the server's own log is on stderr) or kafka (a topic, see --decision-log-kafka). Default: file.")
@@ -88,10 +95,11 @@ final class ServeCommand extends ArbiterCommand {
             description = "With --watch, apply a change once the files have stayed the same for MILLIS (default: ${DEFAULT-VALUE}), so that a file written in steps is not read half-written. A writer that pauses for longer should write another file and rename it over.")
     long watchSettleMillis;
 
-    @Option(names = "--snapshot-archive", paramLabel = "DIR",
+    @Option(names = "--snapshot-archive", paramLabel = "DIR|off",
             description = "Archive every snapshot that goes live (at start, on each reload and each accepted PUT /v1/policy) in DIR: "
                     + "its policy, rules, decision tables, catalog and TypeInstances, each stored once by revision, so that "
-                    + "arbiter audit --id ID --replay LOG --archive DIR can decide a logged decision again. Default: off.")
+                    + "arbiter audit --id ID --replay LOG --archive DIR can decide a logged decision again. Default: "
+                    + "arbiter-snapshots in the working directory. off archives nothing: a logged decision can then not be replayed.")
     Path snapshotArchive;
 
     @Option(names = "--snapshot-archive-keep", paramLabel = "N",
@@ -190,11 +198,14 @@ final class ServeCommand extends ArbiterCommand {
 
     /** {@code --snapshot-archive}, checked: a keep without an archive, or an archive that is a file, is a usage error. */
     private SnapshotArchive snapshotArchive() {
-        if (snapshotArchive == null) {
+        if (OFF.equals(snapshotArchive)) {
             if (snapshotArchiveKeep != null) {
-                throw console.usage("--snapshot-archive-keep needs --snapshot-archive DIR");
+                throw console.usage("--snapshot-archive-keep needs a snapshot archive, not --snapshot-archive off");
             }
             return null;
+        }
+        if (snapshotArchive == null) {
+            snapshotArchive = DEFAULT_SNAPSHOT_ARCHIVE;
         }
         int keep = snapshotArchiveKeep == null ? SnapshotArchive.DEFAULT_KEEP : snapshotArchiveKeep;
         if (keep < 1) {
@@ -234,7 +245,7 @@ final class ServeCommand extends ArbiterCommand {
             throw console.usage("--decision-log-kafka needs --decision-log-sink kafka");
         }
         if (decisionLogSink == AuditSettings.Sink.FILE) {
-            Path logFile = decisionLog != null ? decisionLog : snapshot.isEmbeddedDefault() ? Path.of("arbiter-decisions.log") : null;
+            Path logFile = decisionLog == null ? DEFAULT_DECISION_LOG : OFF.equals(decisionLog) ? null : decisionLog;
             return settings.withFile(logFile, decisionLogMode, logParameters);
         }
         if (decisionLog != null) {

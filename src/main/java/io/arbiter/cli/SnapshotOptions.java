@@ -27,11 +27,6 @@ final class SnapshotOptions {
             description = "Merge order of policies, highest first: ACTION,GLOBAL,WORKFLOW in any order. Default: the merge-order decision table (ACTION,GLOBAL,WORKFLOW).")
     java.util.List<String> policyOrder;
 
-    /** True when nothing was given: the embedded catalog, store and policy are served. */
-    boolean isEmbeddedDefault() {
-        return policy == null && hub == null && typeInstances == null;
-    }
-
     Settings settings() {
         if ((rules == null) != (tables == null)) {
             throw new IllegalArgumentException("--rules and --decision-tables go together: give both or neither");

@@ -48,6 +48,18 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
         return RuleSources.of(files);
     }
 
+    private static final java.util.Map<String, java.util.Map<String, String>> PHASE_OF_RULE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The phase (ruleflow group) of each rule, by its qualified name: read from {@link #listing} once per revision. */
+    public java.util.Map<String, String> phaseOfRule() {
+        return PHASE_OF_RULE.computeIfAbsent(name + " " + revision, key -> {
+            java.util.Map<String, String> phases = new java.util.HashMap<>();
+            listing().stream().filter(source -> source.phase() != null)
+                    .forEach(source -> phases.putIfAbsent(source.rule(), source.phase()));
+            return java.util.Map.copyOf(phases);
+        });
+    }
+
     /**
      * Runs one decision: inserts the facts, fires the phases in order, lets {@code reader} query the session,
      * and returns what the reader produced together with every rule firing.

@@ -252,7 +252,6 @@ public final class ArbiterServer {
         router.post("/v1/impact").handler(admin).handler(QueryParameters.only("sweep", "recent", "limit"));
         router.post("/v1/policy/validate").handler(QueryParameters.only("as"));
         router.post("/v1/decisions/*").handler(QueryParameters.only());
-        get(router, "/v1/snapshots/:revision/firings").handler(QueryParameters.only("key"));
         router.route().handler(ConnectionGuards::refuseUnreadableBodies);
         router.route().handler(ConnectionGuards.bodyArriving(memory));
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
@@ -265,7 +264,6 @@ public final class ArbiterServer {
         router.post("/v1/decisions/:target").handler(ctx -> ctx.fail(new Decisions.UnknownTargetException(
                 ctx.pathParam("target"), decisions.registry().targets().stream().map(Target::name).toList())));
         get(router, "/v1/decisions/:id").handler(handlers::getDecision);
-        get(router, "/v1/snapshots/:revision/firings").handler(handlers::snapshotFirings);
         get(router, "/v1/rules/:revision").handler(handlers::rules);
         get(router, "/metrics").handler(handlers::metrics);
         get(router, "/v1/policy-types").handler(handlers::listPolicyTypes);

@@ -64,28 +64,6 @@ final class Handlers {
                                 + "look it up in the decision log with arbiter audit --id " + id + " LOG")));
     }
 
-    /** {@code GET /v1/snapshots/{revision}/firings[?key=]}: the firings recorded when a recent snapshot was built. */
-    void snapshotFirings(RoutingContext ctx) {
-        String revision = ctx.pathParam("revision");
-        String key = ctx.queryParams().get("key");
-        vertx.executeBlocking(() -> decisions.snapshotFirings(revision), false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-            } else if (result.result().isEmpty()) {
-                Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "no recent snapshot with revision '" + revision
-                        + "' (the firings of the live snapshot and of the " + Decisions.RETIRED_SNAPSHOTS
-                        + " it replaced last are kept): an older snapshot is in the snapshot archive, if the server "
-                        + "runs with --snapshot-archive DIR; arbiter audit --id ID --replay LOG --archive DIR decides a "
-                        + "logged decision again with it, firings included"));
-            } else if (key != null && !result.result().get().firings().containsKey(key)) {
-                Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "snapshot '" + revision + "' has no firings under key '"
-                        + key + "'"));
-            } else {
-                Responses.json(ctx, 200, key == null ? result.result().get() : result.result().get().only(key));
-            }
-        });
-    }
-
     /** {@code GET /v1/rules/{revision}}: every rule of a live rule base, with its name, package and file. */
     void rules(RoutingContext ctx) {
         String revision = ctx.pathParam("revision");

@@ -62,8 +62,9 @@ public final class OpenApi {
             if (example != null) {
                 media.putObject("examples").putObject("docs").set("value", example);
             }
-            ok(post, "the decision (a decision is 200 whatever its outcome), with decisionId, revisions and firedRules",
-                    "application/json");
+            ok(post, "the decision (a decision is 200 whatever its outcome): the envelope every target shares (decisionId,"
+                    + " target, type, version, outcome, firedRules, phases, the policy, rules, catalog, TypeInstance and snapshot"
+                    + " revisions, warnings) with the type's result fields beside them", "application/json");
             errors(post, 400, 404, 413, 415, 422, 503);
         }
 
@@ -130,13 +131,6 @@ public final class OpenApi {
                 "The rules of one live rule base, by a decision's rulesRevision: what a firing's rule stands for", "catalog");
         pathParameter(ruleBase, "revision", "a decision's rulesRevision");
         ok(ruleBase, "{revision, policyType, rules[{rule, name, package, phase, file, line, row}]}", "application/json");
-        ObjectNode firings = operation(paths, "/v1/snapshots/{revision}/firings", "get", "getSnapshotFirings",
-                "The firings recorded when a snapshot was built, by key (path:revision); a decision's snapshotFirings names them",
-                "decisions");
-        pathParameter(firings, "revision", "a decision's snapshotFirings.revision (the live snapshot or one of the last 8)");
-        ok(firings, "{revision, rulesRevision, policyRevision, catalogRevision, typeInstancesRevision, firings{key: [firing]}}",
-                "application/json");
-
         ok(operation(paths, "/healthz", "get", "healthz", "The process is up", "operations"), "{status: UP}", "application/json");
         ObjectNode ready = operation(paths, "/readyz", "get", "readyz",
                 "Rules compiled, policy loaded, and the decision log's health", "operations");

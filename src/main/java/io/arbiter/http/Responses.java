@@ -1,15 +1,14 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.arbiter.decision.DecisionException;
-import io.arbiter.runtime.Decisions;
-import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import io.arbiter.runtime.Refusal;
 
 import java.util.List;
 
@@ -78,38 +77,9 @@ final class Responses {
         if (failure instanceof ApiError apiError) {
             return apiError;
         }
-        if (failure instanceof DecisionException decision) {
-            int status = decision.code() == DecisionException.Code.INVALID_POLICY ? 422 : 400;
-            return new ApiError(status, decision.code().name(), decision.getMessage(), decision.problems());
-        }
-        if (failure instanceof DocumentException document) {
-            return new ApiError(400, "INVALID_REQUEST", document.getMessage(), document.problems());
-        }
-        if (failure instanceof io.arbiter.audit.DecisionLogUnavailableException unavailable) {
-            return new ApiError(503, "INTERNAL", unavailable.getMessage());
-        }
-        if (failure instanceof io.arbiter.engine.DecisionDeadline.ExceededException exceeded) {
-            // past the deadline the service could not decide in time (busy, or a costly request): retry later
-            return exceeded.isDeadline() ? new ApiError(503, "INTERNAL", exceeded.getMessage())
-                    : new ApiError(400, "INVALID_REQUEST", exceeded.getMessage());
-        }
-        if (failure instanceof io.arbiter.decision.WorkAdmission.RefusedForNowException refused) {
-            return new ApiError(413, "PAYLOAD_TOO_LARGE", refused.getMessage());
-        }
-        if (failure instanceof Decisions.UnknownTargetException unknown) {
-            return new ApiError(404, "NOT_FOUND", unknown.getMessage());
-        }
-        if (failure instanceof Decisions.StaleRevisionException stale) {
-            return new ApiError(412, "POLICY_CONFLICT", stale.getMessage());
-        }
-        if (failure instanceof io.arbiter.runtime.PolicySource.SourceOfTruthException elsewhere) {
-            return new ApiError(409, "POLICY_CONFLICT", elsewhere.getMessage());
-        }
-        if (failure instanceof io.arbiter.runtime.PolicySource.SourceUnavailableException unavailable) {
-            return new ApiError(503, "INTERNAL", unavailable.getMessage());
-        }
-        // the cause is logged by fail(); its class and message are ours to read, not the caller's
-        return new ApiError(500, "INTERNAL", "the server could not complete this request", List.of());
+        // the cause of a failure that is no refusal is logged by fail(); its class and message are ours to read, not the caller's
+        return Refusal.of(failure).map(refusal -> new ApiError(refusal.status(), refusal.code().wire(), refusal.message(),
+                refusal.problems())).orElseGet(() -> new ApiError(500, "INTERNAL", "the server could not complete this request", List.of()));
     }
 
     private static void write(RoutingContext ctx, int status, String contentType, Buffer body) {

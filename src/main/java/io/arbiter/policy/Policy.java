@@ -14,6 +14,9 @@ import java.util.List;
  */
 public record Policy(Inject defaults, List<InterfaceRule> rules, List<TypeInstanceRule> typeInstanceRules) {
 
+    /** Where a policy document holds additional parameter values, which may be secrets (a path for {@code Masks}). */
+    public static final String PARAMETER_VALUES = "interface.rules[].oneOf[].inject.additionalParameters[].value";
+
     public static final Policy EMPTY = new Policy(Inject.NONE, List.of(), List.of());
 
     public Policy {

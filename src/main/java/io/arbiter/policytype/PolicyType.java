@@ -65,15 +65,12 @@ public interface PolicyType {
 
     /**
      * Decides one request for one of this type's targets. The request has already passed the target's schema and
-     * version checks. Returns the response body (a record or tree rendered as JSON).
+     * version checks. Returns the result, its outcome and its firings: the runtime writes the envelope around them.
      */
-    Object decide(DecisionCall call);
+    Decision decide(DecisionCall call);
 
-    /**
-     * Runs this type's rules over what is constant in {@code snapshot} and keeps what they derive in it
-     * ({@link io.arbiter.decision.Snapshot#derived}), so that a decision adds only what its request carries. Called
-     * once when a snapshot is built, before it serves.
-     */
-    default void derive(io.arbiter.decision.Snapshot snapshot) {
+    /** Where this type's requests and responses carry values the decision log masks. Default: none. */
+    default Masks masks() {
+        return Masks.NONE;
     }
 }

@@ -3,12 +3,10 @@ package io.arbiter.runtime;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.RevisionMatch;
 import io.arbiter.decision.Snapshot;
-import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.decision.SnapshotLoadException;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import io.arbiter.audit.Audit;
@@ -23,6 +21,7 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
 import io.arbiter.policy.HubStorageCheck;
+import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
@@ -33,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -84,12 +84,9 @@ public final class Decisions {
 
     private volatile ReloadState reloadState = new ReloadState(null, null, 0, 0);
 
-    /**
-     * Swaps in a snapshot built from changed files ({@link SnapshotLoader} derived what its rules derive from it):
-     * in-flight decisions finish on the one they started with.
-     */
+    /** Swaps in a snapshot built from changed files: in-flight decisions finish on the one they started with. */
     public void swap(Snapshot next) {
-        retire(current.getAndSet(prepare(registry, next)), next);
+        current.set(next);
         wentLive.accept(next);
         ReloadState previous = reloadState;
         reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
@@ -199,42 +196,6 @@ public final class Decisions {
         return audit.find(decisionId);
     }
 
-    /** How many replaced snapshots keep their firings resolvable, for decisions made just before a swap. */
-    public static final int RETIRED_SNAPSHOTS = 8;
-
-    private final Map<String, SnapshotFirings> retired = new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, SnapshotFirings> eldest) {
-            return size() > RETIRED_SNAPSHOTS;
-        }
-    };
-
-    /** Runs every policy type's snapshot-time rules over {@code snapshot}, before it serves. */
-    public static Snapshot prepare(PolicyTypeRegistry registry, Snapshot snapshot) {
-        registry.types().forEach(type -> type.derive(snapshot));
-        return snapshot;
-    }
-
-    private void retire(Snapshot old, Snapshot next) {
-        if (!old.revision().equals(next.revision())) {
-            SnapshotFirings firings = old.firings();
-            synchronized (retired) {
-                retired.put(old.revision(), firings);
-            }
-        }
-    }
-
-    /** The firings recorded with the live snapshot or a recently replaced one, by the snapshot's revision. */
-    public Optional<SnapshotFirings> snapshotFirings(String revision) {
-        Snapshot live = current.get();
-        if (live.revision().equals(revision)) {
-            return Optional.of(live.firings());
-        }
-        synchronized (retired) {
-            return Optional.ofNullable(retired.get(revision));
-        }
-    }
-
     /** The rules of a live rule base, by its revision: what the {@code rule} of a firing stands for. */
     public record RuleListing(String revision, String policyType, List<io.arbiter.engine.RuleSources.RuleSource> rules) {
     }
@@ -268,8 +229,16 @@ public final class Decisions {
         return decideEncoded(targetName, body, contentType).response();
     }
 
-    /** A decision's response and its JSON, encoded once: the bytes that are answered are the bytes that are logged. */
-    public record Decided(ObjectNode response, byte[] json) {
+    /** A decision's response, encoded once: the bytes that are answered are the bytes that are logged. */
+    public record Decided(byte[] json) {
+        /** The response read back as a tree, for the offline tools and the CLI, which read it. */
+        public ObjectNode response() {
+            try {
+                return (ObjectNode) Documents.jsonMapper().readTree(json);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot read back an encoded decision", e);
+            }
+        }
     }
 
     /** {@link #decide}, with the response encoded as the decision log recorded it. */
@@ -289,32 +258,33 @@ public final class Decisions {
             throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
                     "the request does not match the " + targetName + " schema: " + problems.get(0), problems);
         }
-        DecisionCall call = new DecisionCall(type, target, request, current.get());
-        JsonNode version = request.tree().path("apiVersion");
-        call.requireUsableVersion(version.isTextual() ? version.asText() : Versions.latestSupported(type),
-                "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-        Object decision;
+        Snapshot snapshot = current.get();
+        DecisionCall call = new DecisionCall(type, target, request, snapshot);
+        JsonNode requested = request.tree().path("apiVersion");
+        String version = requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
+        call.requireUsableVersion(version, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
+        Decision decision;
         try {
             decision = type.decide(call);
         } catch (DecisionException e) {
             throw located(e, request);
         }
-        ObjectNode response = Documents.jsonMapper().valueToTree(decision);
-        response.put("catalogRevision", call.snapshot().catalog().revision());
-        response.put("typeInstancesRevision", call.snapshot().typeInstances().revision());
-        if (!call.warnings().isEmpty()) {
-            ArrayNode warnings = response.has("warnings") && response.get("warnings").isArray()
-                    ? (ArrayNode) response.get("warnings") : response.putArray("warnings");
-            call.warnings().forEach(warnings::add);
-        }
-        byte[] json = encode(response);
-        audit.record(targetName, body, request.tree(), response, json, System.nanoTime() - started);
-        return new Decided(response, json);
+        List<String> warnings = new ArrayList<>(decision.warnings());
+        warnings.addAll(call.warnings());
+        Envelope envelope = new Envelope(UUID.randomUUID().toString(), targetName, type.name(), version,
+                decision.outcome(), decision.result(), decision.firedRules(),
+                Envelope.phases(decision.firedRules(), call.ruleBase().phaseOfRule()), snapshot.policy().revision(),
+                call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
+                snapshot.revision(), warnings);
+        byte[] json = encode(envelope);
+        audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
+                decision.firedRules(), body, request.tree(), decision.result(), json, type.masks()), System.nanoTime() - started);
+        return new Decided(json);
     }
 
-    private static byte[] encode(ObjectNode response) {
+    private static byte[] encode(Envelope envelope) {
         try {
-            return Documents.jsonMapper().writeValueAsBytes(response);
+            return Documents.jsonMapper().writeValueAsBytes(envelope);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot encode a decision", e);
         }
@@ -380,7 +350,6 @@ public final class Decisions {
             audit.metrics().policyReload(false);
             throw e;
         }
-        // derived before the swap: decisions keep being made on the live snapshot meanwhile
         Snapshot live;
         Snapshot updated;
         do {
@@ -388,23 +357,22 @@ public final class Decisions {
             if (ifMatch.isPresent() && !ifMatch.get().matches(live.policy().revision())) {
                 throw new StaleRevisionException(ifMatch.get(), live.policy().revision());
             }
-            updated = prepare(registry, live.withPolicy(parsed));
+            updated = live.withPolicy(parsed);
             if (current.get() == live) {
                 persist.run();
             }
         } while (!current.compareAndSet(live, updated));
-        retire(live, updated);
         wentLive.accept(updated);
         audit.metrics().policyReload(true);
         return updated.policy();
     }
 
     /**
-     * The live snapshot with {@code body} as its global policy, derived but not swapped in: what replacing the policy
-     * would serve. An invalid policy throws as {@link #replacePolicy} does.
+     * The live snapshot with {@code body} as its global policy, not swapped in: what replacing the policy would
+     * serve. An invalid policy throws as {@link #replacePolicy} does.
      */
     public Snapshot withCandidatePolicy(byte[] body, String contentType) {
-        return prepare(registry, current.get().withPolicy(parseGlobalPolicy(body, contentType)));
+        return current.get().withPolicy(parseGlobalPolicy(body, contentType));
     }
 
     private PolicyDocument parseGlobalPolicy(byte[] body, String contentType) {

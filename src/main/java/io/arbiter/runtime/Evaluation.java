@@ -3,9 +3,6 @@ package io.arbiter.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.arbiter.decision.DecisionException;
-import io.arbiter.decision.SnapshotFirings;
-import io.arbiter.document.DocumentException;
 import io.arbiter.document.Documents;
 import io.arbiter.engine.FiredRule;
 
@@ -18,14 +15,13 @@ import java.util.Set;
 /**
  * One decision as the offline tools (test suites, impact analysis, replay) see it: what was decided, without the
  * fields that differ between two runs of the same decision (its id, the revisions it was made with, its firings),
- * or the contract's error body when the request was refused; and every rule that fired for it, those recorded with
- * the snapshot included, in firing order.
+ * or the contract's error body when the request was refused; and every rule that fired for it, in firing order.
  */
 public record Evaluation(String target, ObjectNode result, List<FiredRule> firings) {
 
-    /** Fields of a response that say how or when it was decided, not what. */
-    public static final Set<String> VOLATILE = Set.of("decisionId", "firedRules", "snapshotFirings", "snapshotRevision",
-            "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
+    /** Fields of a response that say how, when or for what it was decided, not what. */
+    public static final Set<String> VOLATILE = Set.of("decisionId", "target", "type", "version", "firedRules", "phases",
+            "snapshotRevision", "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision");
 
     public Evaluation {
         firings = List.copyOf(firings);
@@ -36,24 +32,12 @@ public record Evaluation(String target, ObjectNode result, List<FiredRule> firin
         ObjectNode response;
         try {
             response = decisions.decide(target, body, "application/yaml");
-        } catch (DecisionException e) {
-            return refused(target, e.code().name(), e.getMessage(), e.problems());
-        } catch (DocumentException e) {
-            return refused(target, DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), e.problems());
-        } catch (Decisions.UnknownTargetException e) {
-            return refused(target, "NOT_FOUND", e.getMessage(), List.of());
-        } catch (io.arbiter.engine.DecisionDeadline.ExceededException e) {
-            // the codes the service answers: past the deadline it could not decide in time; else the request is too costly
-            return refused(target, e.isDeadline() ? "INTERNAL" : DecisionException.Code.INVALID_REQUEST.name(), e.getMessage(), List.of());
+        } catch (RuntimeException e) {
+            // the codes the service answers, from the one place that maps them
+            Refusal refusal = Refusal.of(e).orElseThrow(() -> e);
+            return refused(target, refusal.code().wire(), refusal.message(), refusal.problems());
         }
         List<FiredRule> firings = new ArrayList<>();
-        JsonNode reference = response.path("snapshotFirings");
-        if (reference.isObject()) {
-            decisions.snapshotFirings(reference.path("revision").asText())
-                    .map(SnapshotFirings::firings)
-                    .map(byKey -> byKey.getOrDefault(reference.path("key").asText(), List.of()))
-                    .ifPresent(firings::addAll);
-        }
         for (JsonNode firing : response.path("firedRules")) {
             List<String> facts = new ArrayList<>();
             firing.path("facts").forEach(fact -> facts.add(fact.asText()));

@@ -4,7 +4,6 @@ import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.SnapshotLoadException;
-import io.arbiter.runtime.Decisions;
 import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.catalog.Catalog;
 import io.arbiter.document.Documents;
@@ -93,7 +92,7 @@ public final class SnapshotLoader {
         return loading;
     }
 
-    /** Reads the policy, waits for the rule bases, and derives what the rules derive from the whole snapshot. */
+    /** Reads the policy and waits for the rule bases. */
     private static Snapshot assemble(Settings settings, PolicyTypeRegistry registry,
                                      Map<String, CompletableFuture<CompiledRuleBase>> loading, Catalog catalog,
                                      TypeInstanceStore store) {
@@ -104,12 +103,7 @@ public final class SnapshotLoader {
 
         Map<String, CompiledRuleBase> ruleBases = new LinkedHashMap<>();
         loading.forEach((name, future) -> ruleBases.put(name, stage("the rules of policy type '" + name + "'", () -> join(future))));
-        Snapshot snapshot = new Snapshot(policy, ruleBases, catalog, store, settings.platformTypeInstances(),
-                settings.policyOrder());
-        long started = System.nanoTime();
-        stage("what the rules derive from the snapshot", () -> Decisions.prepare(registry, snapshot));
-        LOG.info("snapshot {}: derived in {} ms", snapshot.revision(), (System.nanoTime() - started) / 1_000_000);
-        return snapshot;
+        return new Snapshot(policy, ruleBases, catalog, store, settings.platformTypeInstances(), settings.policyOrder());
     }
 
     /**

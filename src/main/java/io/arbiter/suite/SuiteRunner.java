@@ -30,7 +30,7 @@ public final class SuiteRunner {
     public SuiteRunner(PolicyTypeRegistry registry, Snapshot snapshot) {
         this.registry = registry;
         this.snapshot = snapshot;
-        this.decisions = new Decisions(registry, Decisions.prepare(registry, snapshot));
+        this.decisions = new Decisions(registry, snapshot);
     }
 
     public Snapshot snapshot() {
@@ -66,7 +66,7 @@ public final class SuiteRunner {
             return decisions;
         }
         return byPolicy.computeIfAbsent(test.policy().toAbsolutePath().normalize(), file -> new Decisions(registry,
-                Decisions.prepare(registry, snapshot.withPolicy(policy(test, file)))));
+                snapshot.withPolicy(policy(test, file))));
     }
 
     private static io.arbiter.policy.PolicyDocument policy(TestCase test, Path file) {

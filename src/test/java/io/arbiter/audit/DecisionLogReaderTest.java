@@ -63,9 +63,8 @@ class DecisionLogReaderTest {
             fired.addObject().put("rule", i % 3 == 0 ? "p.A" : "p.B").put("order", i + 1).putArray("facts").add("fact-" + i);
         }
         String request = "{\"interface\":{\"path\":\"cap.interface.a\"}}";
-        audit.record("implementation", request.getBytes(StandardCharsets.UTF_8),
-                io.arbiter.document.Documents.jsonMapper().readTree(request), result,
-                io.arbiter.document.Documents.jsonMapper().writeValueAsBytes(result), 1_000);
+        audit.record(Decideds.of("implementation", request.getBytes(StandardCharsets.UTF_8),
+                io.arbiter.document.Documents.jsonMapper().readTree(request), result), 1_000);
         audit.close();
         Files.writeString(log, record("d-2", "cap.interface.a", "SELECTED", "p.A"), java.nio.file.StandardOpenOption.APPEND);
 

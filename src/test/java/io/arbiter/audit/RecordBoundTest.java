@@ -139,8 +139,8 @@ class RecordBoundTest {
     }
 
     private static void record(Audit audit, String request, ObjectNode result) throws IOException {
-        audit.record("implementation", request.getBytes(StandardCharsets.UTF_8), Documents.jsonMapper().readTree(request),
-                result, Documents.jsonMapper().writeValueAsBytes(result), 1_000);
+        audit.record(Decideds.of("implementation", request.getBytes(StandardCharsets.UTF_8), Documents.jsonMapper().readTree(request),
+                result), 1_000);
     }
 
     @Test

@@ -41,7 +41,7 @@ public final class ArchiveCost {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         Snapshot embedded = SnapshotLoader.load(Settings.embedded(), registry);
-        Snapshot bench = Decisions.prepare(registry, new Snapshot(
+        Snapshot bench = java.util.Objects.requireNonNull(new Snapshot(
                 PolicyParser.parse(BenchData.policyYaml().getBytes(StandardCharsets.UTF_8), "application/yaml"),
                 embedded.ruleBases(), BenchData.catalog(), BenchData.typeInstances(), Settings.DEFAULT_PLATFORM, List.of()));
         measure("embedded default", embedded, registry, rounds,
@@ -54,7 +54,7 @@ public final class ArchiveCost {
     private static void measure(String name, Snapshot snapshot, PolicyTypeRegistry registry, int rounds, String request)
             throws Exception {
         // the same snapshot with one more policy rule: what a PUT /v1/policy archives
-        Snapshot changed = Decisions.prepare(registry, snapshot.withPolicy(PolicyParser.parse(
+        Snapshot changed = java.util.Objects.requireNonNull(snapshot.withPolicy(PolicyParser.parse(
                 io.arbiter.document.Documents.jsonMapper().writeValueAsBytes(withExtraRule(snapshot.policy().source())),
                 "application/json")));
         List<Double> first = new ArrayList<>();

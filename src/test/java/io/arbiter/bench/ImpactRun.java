@@ -43,7 +43,7 @@ public final class ImpactRun {
         boolean distinct = args.length < 2 || args[1].equals("distinct");
         PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
         Snapshot embedded = SnapshotLoader.load(Settings.embedded(), registry);
-        Snapshot live = Decisions.prepare(registry, new Snapshot(parse(BenchData.policyYaml()), embedded.ruleBases(),
+        Snapshot live = java.util.Objects.requireNonNull(new Snapshot(parse(BenchData.policyYaml()), embedded.ruleBases(),
                 BenchData.catalog(), BenchData.typeInstances(), Settings.DEFAULT_PLATFORM));
         Path log = Files.createTempFile("impact-bench", ".log");
         writeLog(log, replays, distinct);
@@ -53,7 +53,7 @@ public final class ImpactRun {
         System.out.println("run   total-ms  derive-ms  read-ms  decide-ms  decisions  distinct  changed  refired");
         for (int run = 1; run <= 5; run++) {
             long started = System.nanoTime();
-            Snapshot candidate = Decisions.prepare(registry, live.withPolicy(parse(candidatePolicy)));
+            Snapshot candidate = java.util.Objects.requireNonNull(live.withPolicy(parse(candidatePolicy)));
             long derived = System.nanoTime();
             List<Probe> probes = new ArrayList<>(Probes.sweep(live.catalog(), candidate.catalog()));
             List<String> skipped = new ArrayList<>();

@@ -154,18 +154,7 @@ public class ImplementationDecisionBenchmark {
         }
     }
 
-    /**
-     * What a rebuilt snapshot adds to its build: its rules derive the decision of every Interface revision of the
-     * catalog (measured on a fresh snapshot each time: the same policy, catalog and store).
-     */
-    @Benchmark
-    public Snapshot deriveSnapshot() {
-        Snapshot fresh = snapshot.withPolicy(snapshot.policy());
-        new io.arbiter.decision.implementation.ImplementationPolicyType().derive(fresh);
-        return fresh;
-    }
-
-    /** (a) The Interface has an exact rule; outcome SELECTED (derived with the snapshot: the request carries only it). */
+    /** (a) The Interface has an exact rule; outcome SELECTED (the request carries only it: memoised per snapshot). */
     @Benchmark
     public ImplementationDecision exactRuleSelected() {
         return ImplementationDecider.decide(exactRuleRequest, snapshot);

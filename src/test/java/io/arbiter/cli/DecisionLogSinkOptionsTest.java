@@ -49,6 +49,13 @@ class DecisionLogSinkOptionsTest {
     }
 
     @Test
+    void aDecisionLogIsWrittenWhateverIsServedUnlessItIsTurnedOff() {
+        assertEquals(Path.of("arbiter-decisions.log"), audit().file());
+        assertEquals(Path.of("arbiter-decisions.log"), audit("--policy", "my-policy.yaml").file());
+        assertNull(audit("--decision-log", "off").file());
+    }
+
+    @Test
     void stdoutNeedsNoFile() {
         AuditSettings settings = audit("--decision-log-sink", "stdout", "--decision-log-mode", "REQUIRED");
 

@@ -31,8 +31,9 @@ class SnapshotArchiveOptionsTest {
     }
 
     @Test
-    void theArchiveIsOffByDefaultAndKeepsFiftyWhenOn() {
-        assertNull(options().snapshotArchive());
+    void theArchiveIsOnByDefaultNextToTheWorkingDirectoryAndOffOnlyWhenAskedTo() {
+        assertEquals(Path.of("arbiter-snapshots").toAbsolutePath().normalize(), options().snapshotArchive().dir());
+        assertNull(options("--snapshot-archive", "off").snapshotArchive());
         SnapshotArchive archive = options("--snapshot-archive", dir.toString()).snapshotArchive();
         assertEquals(dir.toAbsolutePath().normalize(), archive.dir());
     }
@@ -41,8 +42,9 @@ class SnapshotArchiveOptionsTest {
     void usageErrors() throws Exception {
         Path file = Files.writeString(dir.resolve("a-file"), "");
 
-        assertTrue(assertThrows(CommandLine.ParameterException.class, () -> options("--snapshot-archive-keep", "3"))
-                .getMessage().contains("--snapshot-archive-keep needs --snapshot-archive DIR"));
+        assertTrue(assertThrows(CommandLine.ParameterException.class,
+                () -> options("--snapshot-archive", "off", "--snapshot-archive-keep", "3"))
+                .getMessage().contains("--snapshot-archive-keep needs a snapshot archive, not --snapshot-archive off"));
         assertTrue(assertThrows(CommandLine.ParameterException.class,
                 () -> options("--snapshot-archive", dir.toString(), "--snapshot-archive-keep", "0"))
                 .getMessage().contains("--snapshot-archive-keep must be at least 1, not 0"));

@@ -89,8 +89,8 @@ class ClientErrorsTest {
     void anUndecodablePercentEncodingInTheQueryIs400() throws IOException {
         try (RawConnection validate = raw("POST", "/v1/policy/validate?as=%", POLICY);
              RawConnection dryRun = raw("PUT", "/v1/policy?dryRun=%", POLICY);
-             RawConnection key = raw("GET", "/v1/snapshots/x/firings?key=%", "");
-             RawConnection notUtf8 = raw("GET", "/v1/snapshots/x/firings?key=%ff", "")) {
+             RawConnection key = raw("POST", "/v1/decisions/backend?x=%", "{}");
+             RawConnection notUtf8 = raw("POST", "/v1/policy/validate?as=%ff", POLICY)) {
             assertJsonError(400, validate, "query");
             assertJsonError(400, dryRun, "query");
             assertJsonError(400, key, "query");

@@ -70,22 +70,12 @@ class ImplementationEndpointTest {
         assertEquals("helm-storage", decision.path("backends").get(0).path("alias").asText(), decision.toString());
         assertEquals("c268d3f5-8834-434b-bea2-b677793611c5", decision.path("backends").get(0).path("id").asText());
         assertEquals("DEFAULT_INJECT", decision.path("backends").get(0).path("source").asText());
-        // An Interface-only decision is the one derived with the snapshot: its firings are the snapshot's.
-        assertEquals(0, decision.path("firedRules").size(), decision.toString());
-        JsonNode reference = decision.path("snapshotFirings");
-        assertEquals(decision.path("snapshotRevision").asText(), reference.path("revision").asText());
-        assertEquals("cap.interface.database.postgresql.install:0.1.0", reference.path("key").asText());
-        var firings = client.get("/v1/snapshots/" + reference.path("revision").asText() + "/firings?key="
-                + reference.path("key").asText());
-        assertEquals(200, firings.status(), firings.body());
-        JsonNode fired = firings.json().path("firings").path(reference.path("key").asText());
-        assertEquals(reference.path("count").asInt(), fired.size());
-        assertTrue(fired.size() > 0);
+        // An Interface-only decision is decided by the rules like any other: its firings are inline.
+        JsonNode fired = decision.path("firedRules");
+        assertTrue(fired.size() > 0, decision.toString());
         assertEquals(1, fired.get(0).path("order").asInt());
         assertTrue(fired.get(0).path("rule").asText().startsWith("io.arbiter.rules."));
         assertTrue(fired.get(0).path("facts").isArray());
-        assertEquals(decision.path("rulesRevision").asText(), firings.json().path("rulesRevisions")
-                .path("capact.implementation").asText());
     }
 
     @Test
@@ -95,7 +85,6 @@ class ImplementationEndpointTest {
 
         assertEquals(200, response.status(), response.body());
         JsonNode decision = response.json();
-        assertTrue(decision.path("snapshotFirings").isMissingNode(), decision.toString());
         assertEquals(1, decision.path("firedRules").get(0).path("order").asInt());
         assertTrue(decision.path("firedRules").get(0).path("rule").asText().startsWith("io.arbiter.rules."));
         java.util.List<String> fields = new java.util.ArrayList<>();
@@ -104,17 +93,16 @@ class ImplementationEndpointTest {
     }
 
     @Test
-    void snapshotFiringsOfAnUnknownRevisionOrKeyAre404() {
-        var unknown = client.get("/v1/snapshots/s-0000000000000000/firings");
-        assertEquals(404, unknown.status(), unknown.body());
-        assertEquals("NOT_FOUND", unknown.errorCode());
-        String live = client.postJson(PATH, POSTGRES).json().path("snapshotRevision").asText();
-        var unknownKey = client.get("/v1/snapshots/" + live + "/firings?key=cap.interface.nothing:0.1.0");
-        assertEquals(404, unknownKey.status(), unknownKey.body());
-        assertEquals("NOT_FOUND", unknownKey.errorCode());
-        var all = client.get("/v1/snapshots/" + live + "/firings");
-        assertEquals(200, all.status(), all.body());
-        assertTrue(all.json().path("firings").has("cap.interface.database.postgresql.install:0.1.0"), all.body());
+    void aRepeatedInterfaceOnlyDecisionCarriesTheSameFiringsInlineWithAFreshIdAndItsRecordKeepsThem() {
+        JsonNode first = client.postJson(PATH, POSTGRES).json();
+        JsonNode second = client.postJson(PATH, POSTGRES).json();
+
+        assertTrue(!first.path("decisionId").asText().equals(second.path("decisionId").asText()));
+        assertTrue(first.path("firedRules").size() > 0, first.toString());
+        assertEquals(first.path("firedRules"), second.path("firedRules"));
+        JsonNode logged = client.get("/v1/decisions/" + second.path("decisionId").asText()).json();
+        assertEquals(second.path("firedRules"), logged.path("result").path("firedRules"));
+        assertTrue(client.get("/v1/snapshots/" + second.path("snapshotRevision").asText() + "/firings").status() == 404);
     }
 
     @Test

@@ -408,10 +408,11 @@ class KafkaDecisionLogIT {
         Run all = audit("--kafka-bootstrap", broker.bootstrap(), "--topic", topic);
         Run fromOffset = audit("--kafka-bootstrap", broker.bootstrap(), "--topic", topic, "--from-offset", "3");
         Run fromTime = audit("--kafka-properties", notes.toString(), "--from-time", between.toString());
-        Run one = audit("--kafka-bootstrap", broker.bootstrap(), "--topic", topic, "--id", ids.get(1));
+        Run one = audit("--kafka-bootstrap", broker.bootstrap(), "--topic", topic, "--id", ids.get(1), "--json");
+        Run why = audit("--kafka-bootstrap", broker.bootstrap(), "--topic", topic, "--id", ids.get(1));
         Run none = audit("--kafka-bootstrap", broker.bootstrap(), "--topic", topic, "--id", "nope");
         Run noTopic = audit("--kafka-bootstrap", broker.bootstrap(), "--topic", "absent");
-        System.out.printf("six audits of the topic took %d ms%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        System.out.printf("seven audits of the topic took %d ms%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
 
         assertEquals(1, all.exit(), "a message that is not a record: " + all.err());
         assertTrue(all.out().contains("implementation: {SELECTED=5}"), all.out());
@@ -420,6 +421,8 @@ class KafkaDecisionLogIT {
         assertTrue(fromTime.out().contains("{SELECTED=2}"), fromTime.out() + fromTime.err());
         assertEquals(0, one.exit(), one.err());
         assertEquals(ids.get(1), Documents.jsonMapper().readTree(one.out()).path("decisionId").asText());
+        assertEquals(0, why.exit(), why.err());
+        assertTrue(why.out().startsWith("decision " + ids.get(1) + " (implementation"), why.out());
         assertEquals(1, none.exit());
         assertTrue(none.err().contains("no decision nope in topic " + topic), none.err());
         assertEquals(1, noTopic.exit());

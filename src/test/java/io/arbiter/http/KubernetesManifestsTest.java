@@ -74,6 +74,37 @@ class KubernetesManifestsTest {
         assertEquals("0.0.0.0", argAfter(args, "--host"), "serve listens on loopback unless told otherwise");
     }
 
+    /**
+     * Both Deployments keep what an audit needs on the durable claim, never on the pod's read-only or passing file
+     * system: the decision log (or Kafka) and the snapshot archive, a folder per pod.
+     */
+    @Test
+    void theDecisionLogAndTheSnapshotArchiveAreOnDurableStorage() throws IOException {
+        JsonNode claim = manifest("PersistentVolumeClaim");
+        JsonNode kafkaSink = Documents.parseYaml(Files.readAllBytes(Path.of("docker/kubernetes/kafka-sink/deployment.yaml"))).tree();
+        for (JsonNode deployment : List.of(manifest("Deployment"), kafkaSink)) {
+            JsonNode pod = deployment.path("spec").path("template").path("spec");
+            JsonNode container = pod.path("containers").get(0);
+            List<String> args = new ArrayList<>();
+            container.path("args").forEach(arg -> args.add(arg.asText()));
+            String mountPath = null;
+            for (JsonNode mount : container.path("volumeMounts")) {
+                for (JsonNode volume : pod.path("volumes")) {
+                    if (volume.path("name").equals(mount.path("name"))
+                            && volume.path("persistentVolumeClaim").path("claimName").equals(claim.path("metadata").path("name"))) {
+                        mountPath = mount.path("mountPath").asText();
+                    }
+                }
+            }
+            assertTrue(mountPath != null, "the audit claim is mounted: " + container);
+            assertTrue(argAfter(args, "--snapshot-archive").startsWith(mountPath + "/$(POD_NAME)/"), args.toString());
+            if (!args.contains("kafka")) {
+                assertTrue(argAfter(args, "--decision-log").startsWith(mountPath + "/$(POD_NAME)/"), args.toString());
+            }
+            assertTrue(container.toString().contains("metadata.name"), "POD_NAME comes from the pod's name");
+        }
+    }
+
     /** A JVM out of heap must exit (and be restarted), not linger holding the port: the image and both Deployments say so. */
     @Test
     void theJvmExitsOnOutOfMemoryInTheImageAndTheDeployments() throws IOException {

@@ -28,7 +28,6 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.Map;
 import java.util.List;
-import java.util.UUID;
 
 /** Decides the storage backend of each requested Type. Java prepares facts and renders; the rules decide. */
 public final class BackendDecider {
@@ -91,8 +90,7 @@ public final class BackendDecider {
                 choice.rule() == null ? null : new BackendDecision.Backend(choice.rule().backendId(), choice.rule().backendDescription()),
                 choice.level(),
                 choice.rule() == null ? null : choice.rule().typeRef())).toList();
-        return new BackendDecision(UUID.randomUUID().toString(), backends, run.firedRules(),
-                snapshot.policy().revision(), ruleBase.revision());
+        return new BackendDecision(backends, run.firedRules());
     }
 
     /**

@@ -5,9 +5,9 @@ import io.arbiter.model.Ref;
 
 import java.util.List;
 
-/** The response of {@code POST /v1/decisions/backend}, field for field as decision-api.md names them. */
-public record BackendDecision(String decisionId, List<TypeBackend> backends, List<FiredRule> firedRules,
-                              String policyRevision, String rulesRevision) {
+/** The result of {@code POST /v1/decisions/backend}, field for field as decision-api.md names them. */
+public record BackendDecision(List<TypeBackend> backends,
+                              @com.fasterxml.jackson.annotation.JsonIgnore List<FiredRule> firedRules) {
 
     /** The backend of one requested Type; {@code backend} and {@code ruleTypeRef} are null for BUILTIN. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)

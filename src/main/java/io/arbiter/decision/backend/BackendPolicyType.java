@@ -5,7 +5,9 @@ import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policytype.AbstractPolicyType;
+import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
+import io.arbiter.policytype.Masks;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
 import io.arbiter.policytype.SupportStatus;
@@ -36,11 +38,18 @@ public final class BackendPolicyType extends AbstractPolicyType {
     }
 
     @Override
-    public Object decide(DecisionCall call) {
+    public Decision decide(DecisionCall call) {
         if (call.request().tree().hasNonNull("actionPolicy")) {
             call.requireUsableVersion(PolicyParser.versionOf(call.request().tree().get("actionPolicy")), "$.actionPolicy",
                     DecisionException.Code.INVALID_POLICY);
         }
-        return BackendDecider.decide(call.request(), call.snapshot(), call.ruleBase());
+        BackendDecision decision = BackendDecider.decide(call.request(), call.snapshot(), call.ruleBase());
+        return Decision.of(decision, decision.firedRules());
+    }
+
+    /** Additional parameter values in the action policy a request carries. */
+    @Override
+    public Masks masks() {
+        return new Masks(List.of("actionPolicy." + io.arbiter.policy.Policy.PARAMETER_VALUES), List.of());
     }
 }

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * Decides dependency gating. Java parses the request and prepares facts: the hub's canonicalisation of dependency
@@ -507,8 +506,7 @@ public final class DependenciesDecider {
             sets.add(new SetResult(requestedSets.get(s).path("name").asText(),
                     requestedSets.get(s).path("namespace").asText(""), setCompliance.get(s), setMessage.get(s)));
         }
-        return new DependenciesDecision(UUID.randomUUID().toString(), policies, sets, pendingPolicies(result),
-                cycles(result), run.firedRules(), ruleBase.revision());
+        return new DependenciesDecision(policies, sets, pendingPolicies(result), cycles(result), run.firedRules());
     }
 
     /**

@@ -8,9 +8,9 @@ import io.arbiter.engine.FiredRule;
 import java.util.List;
 
 /** The response of {@code POST /v1/decisions/dependencies}, field for field as issue 7's Contract names them. */
-public record DependenciesDecision(String decisionId, List<PolicyResult> policies, List<SetResult> policySets,
-                                   List<PendingPolicy> pendingPolicies, List<List<String>> cycles, List<FiredRule> firedRules,
-                                   String rulesRevision) {
+public record DependenciesDecision(List<PolicyResult> policies, List<SetResult> policySets,
+                                   List<PendingPolicy> pendingPolicies, List<List<String>> cycles,
+                                   @com.fasterxml.jackson.annotation.JsonIgnore List<FiredRule> firedRules) {
 
     /** {@code compliant} is null when no template has a state yet. */
     @JsonInclude(JsonInclude.Include.ALWAYS)

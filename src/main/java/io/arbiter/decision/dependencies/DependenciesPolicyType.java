@@ -1,6 +1,7 @@
 package io.arbiter.decision.dependencies;
 
 import io.arbiter.policytype.AbstractPolicyType;
+import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
@@ -27,8 +28,9 @@ public final class DependenciesPolicyType extends AbstractPolicyType {
     }
 
     @Override
-    public Object decide(DecisionCall call) {
+    public Decision decide(DecisionCall call) {
         UniqueEntries.require(call.request().tree());
-        return DependenciesDecider.decide(call.request().tree(), call.ruleBase());
+        DependenciesDecision decision = DependenciesDecider.decide(call.request().tree(), call.ruleBase());
+        return Decision.of(decision, decision.firedRules());
     }
 }

@@ -28,11 +28,7 @@ import io.arbiter.decision.implementation.ImplementationFacts.RuleKeyKind;
 import io.arbiter.decision.implementation.ImplementationFacts.Trial;
 import io.arbiter.decision.implementation.ImplementationFacts.Verdict;
 import io.arbiter.decision.implementation.ImplementationFacts.WinningItem;
-import io.arbiter.decision.Derived;
-import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.engine.CompiledRuleBase;
-import io.arbiter.engine.DecisionDeadline;
-import io.arbiter.engine.FiredRule;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
@@ -48,7 +44,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import static io.arbiter.engine.CompiledRuleBase.factsOf;
 
@@ -68,34 +63,15 @@ public final class ImplementationDecider {
     static final Comparator<Implementation> CANDIDATE_ORDER = Comparator.comparing(Implementation::path)
             .thenComparing(Implementation::revision, Revisions.ASCENDING.reversed());
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ImplementationDecider.class);
-
     private ImplementationDecider() {
     }
 
     public static ImplementationDecision decide(ImplementationRequest request, Snapshot snapshot) {
-        if (carriesOnlyAnInterface(request)) {
-            Ref interfaceRef = resolveRevision(request.interfaceRef(), snapshot.catalog());
-            Evaluation derived = derivedDecisions(snapshot).decisions().get(interfaceRef);
-            if (derived != null) {
-                String key = interfaceRef.toString();
-                return decision(derived, List.of(), snapshot.firingsOf(key, derived.run().firedRules()), snapshot);
-            }
-        }
-        return decideAtRequestTime(request, snapshot);
-    }
-
-    /** Runs every phase of the rules over the snapshot's facts and the request's: what is not derived. */
-    static ImplementationDecision decideAtRequestTime(ImplementationRequest request, Snapshot snapshot) {
-        Evaluation evaluation = evaluate(request, snapshot, true);
-        ImplementationDecision decision = decision(evaluation, evaluation.run().firedRules(), null, snapshot);
-        String unknown = unknownInterface(request, snapshot);
-        if (unknown == null) {
-            return decision;
-        }
-        List<String> warnings = new java.util.ArrayList<>(decision.warnings() == null ? List.of() : decision.warnings());
-        warnings.add(unknown);
-        return decision.withWarnings(warnings);
+        Evaluation evaluation = carriesOnlyAnInterface(request)
+                ? INTERFACE_ONLY.evaluation(snapshot, resolveRevision(request.interfaceRef(), snapshot.catalog()),
+                        () -> evaluate(request, snapshot, true))
+                : evaluate(request, snapshot, true);
+        return decision(evaluation, snapshot);
     }
 
     /**
@@ -145,14 +121,48 @@ public final class ImplementationDecider {
         return previous[b.length()];
     }
 
-    /** A request that adds nothing to the snapshot: its decision is the one derived for its Interface. */
+    /** A request that adds nothing to the snapshot: its evaluation depends on the snapshot and the Interface alone. */
     private static boolean carriesOnlyAnInterface(ImplementationRequest request) {
         return request.actionPolicy() == null && request.workflowPolicies().isEmpty() && request.implementations() == null
                 && request.typeInstances() == null && !request.explain();
     }
 
-    private static ImplementationDecision decision(Evaluation evaluation, List<FiredRule> firedRules,
-                                                   SnapshotFirings.Reference snapshotFirings, Snapshot snapshot) {
+    private static final EvaluationMemo INTERFACE_ONLY = new EvaluationMemo(1_024);
+
+    /**
+     * The finished evaluations (result and firings) of requests that carry only an Interface, by snapshot revision
+     * and Interface, the most recently used kept: the same rules ran on the same facts, so a repeated request is
+     * answered from the memo with the firings inline and a fresh decision id, exactly as it was decided the first time.
+     */
+    private static final class EvaluationMemo {
+        private final java.util.LinkedHashMap<String, Evaluation> byKey;
+
+        EvaluationMemo(int capacity) {
+            this.byKey = new java.util.LinkedHashMap<>(capacity, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Evaluation> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        Evaluation evaluation(Snapshot snapshot, Ref interfaceRef, java.util.function.Supplier<Evaluation> evaluate) {
+            String key = snapshot.revision() + " " + interfaceRef;
+            synchronized (byKey) {
+                Evaluation known = byKey.get(key);
+                if (known != null) {
+                    return known;
+                }
+            }
+            Evaluation evaluation = evaluate.get();
+            synchronized (byKey) {
+                byKey.put(key, evaluation);
+            }
+            return evaluation;
+        }
+    }
+
+    private static ImplementationDecision decision(Evaluation evaluation, Snapshot snapshot) {
         Result result = evaluation.run().result();
         if (!result.problems().isEmpty()) {
             List<Problem> problems = result.problems().stream()
@@ -161,51 +171,15 @@ public final class ImplementationDecider {
             throw new DecisionException(DecisionException.Code.INVALID_POLICY, "the policies cannot be applied to "
                     + result.candidates().get(0) + ": " + problems.get(0), problems);
         }
-        return new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
+        return rendered(evaluation);
+    }
+
+    private static ImplementationDecision rendered(Evaluation evaluation) {
+        Result result = evaluation.run().result();
+        return new ImplementationDecision(result.outcome(), evaluation.interfaceRef(),
                 result.appliedRule(), result.candidates(),
                 result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), result.backends(), firedRules, snapshotFirings, result.explanation(),
-                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.revision(),
-                snapshot.policy().warnings());
-    }
-
-    /**
-     * The decision of every Interface revision of the catalog for a request that carries only the Interface, made
-     * once per snapshot by the same rules as every decision, with the firings that made each.
-     */
-    record DerivedDecisions(Map<Ref, Evaluation> decisions) implements Derived {
-        @Override
-        public Map<String, List<FiredRule>> firings() {
-            Map<String, List<FiredRule>> firings = new LinkedHashMap<>();
-            decisions.forEach((ref, evaluation) -> firings.put(ref.toString(), evaluation.run().firedRules()));
-            return firings;
-        }
-    }
-
-    static DerivedDecisions derivedDecisions(Snapshot snapshot) {
-        return snapshot.derived(ImplementationPolicyType.NAME + "/interface-only", ImplementationDecider::derive);
-    }
-
-    private static DerivedDecisions derive(Snapshot snapshot) {
-        Map<Ref, Evaluation> decisions = new LinkedHashMap<>();
-        for (Ref interfaceRef : interfaceRevisions(snapshot.catalog())) {
-            // each derivation has a decision's budget of its own, also when a decision is the first to need them
-            try {
-                decisions.put(interfaceRef, DecisionDeadline.after(DecisionDeadline.DEFAULT_BUDGET)
-                        .within(() -> evaluate(ImplementationRequest.forInterface(interfaceRef), snapshot, false)));
-            } catch (RuntimeException e) {
-                // left to request time, which refuses it the way every decision is refused
-                LOG.warn("the decision for {} is not derived with the snapshot: {}", interfaceRef, e.toString());
-            }
-        }
-        return new DerivedDecisions(Map.copyOf(decisions));
-    }
-
-    /** Every Interface revision the catalog knows: its Interfaces and what its Implementations implement. */
-    private static List<Ref> interfaceRevisions(Catalog catalog) {
-        Set<Ref> known = new LinkedHashSet<>(catalog.interfaces());
-        catalog.implementations().forEach(implementation -> known.addAll(implementation.implementsRefs()));
-        return known.stream().filter(ref -> ref.revision() != null).toList();
+                result.injection(), result.backends(), evaluation.run().firedRules(), result.explanation());
     }
 
     /**
@@ -223,12 +197,7 @@ public final class ImplementationDecider {
                 .map(problem -> Problem.at(problem.location().startsWith("$") ? problem.location() : "$." + problem.location(),
                         problem.problem()))
                 .distinct().sorted(Comparator.comparing(Problem::path).thenComparing(Problem::problem)).toList();
-        return new Analysis(new ImplementationDecision(UUID.randomUUID().toString(), result.outcome(), evaluation.interfaceRef(),
-                result.appliedRule(), result.candidates(),
-                result.candidates().isEmpty() ? null : result.candidates().get(0),
-                result.injection(), result.backends(), evaluation.run().firedRules(), null, result.explanation(),
-                snapshot.policy().revision(), evaluation.ruleBase().revision(), snapshot.revision(),
-                snapshot.policy().warnings()), problems);
+        return new Analysis(rendered(evaluation), problems);
     }
 
     /** One run of the rules for a request: what {@link #decide} renders and {@link #analyse} reads. */
@@ -236,8 +205,8 @@ public final class ImplementationDecider {
     }
 
     /**
-     * {@code budgeted}: a request's decision is refused past {@link Limits#IMPLEMENTATION_WORK}; the decisions derived
-     * with a snapshot and the lint's analysis hold only the server's own catalog and policies, which the operator sized.
+     * {@code budgeted}: a request's decision is refused past {@link Limits#IMPLEMENTATION_WORK}; the lint's analysis
+     * holds only the server's own catalog and policies, which the operator sized.
      */
     private static Evaluation evaluate(ImplementationRequest request, Snapshot snapshot, boolean budgeted) {
         Catalog catalog = request.implementations() == null ? snapshot.catalog()

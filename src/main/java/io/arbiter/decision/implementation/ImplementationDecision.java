@@ -1,32 +1,25 @@
 package io.arbiter.decision.implementation;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.arbiter.decision.SnapshotFirings;
 import io.arbiter.engine.FiredRule;
 import io.arbiter.model.Ref;
 
 import java.util.List;
 
-/** The response of an implementation decision, field for field as decision-api.md names them. */
+/**
+ * The result of an implementation decision, field for field as decision-api.md names them; the runtime writes the
+ * envelope around it ({@code decisionId}, {@code outcome}, {@code firedRules}, the revisions, {@code warnings}).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ImplementationDecision(String decisionId, ImplementationFacts.Outcome outcome,
+public record ImplementationDecision(@JsonIgnore ImplementationFacts.Outcome outcome,
                                      @JsonProperty("interface") Ref interfaceRef, AppliedRule rule,
                                      @JsonInclude(JsonInclude.Include.ALWAYS) List<Ref> candidates,
                                      @JsonInclude(JsonInclude.Include.ALWAYS) Ref selected, Injection inject,
                                      List<StorageBackend> backends,
-                                     @JsonInclude(JsonInclude.Include.ALWAYS) List<FiredRule> firedRules,
-                                     SnapshotFirings.Reference snapshotFirings, List<ItemExplanation> explanation,
-                                     String policyRevision, String rulesRevision, String snapshotRevision,
-                                     List<String> warnings) {
-
-    /** This decision with {@code newWarnings} in place of its warnings. */
-    public ImplementationDecision withWarnings(List<String> newWarnings) {
-        return new ImplementationDecision(decisionId, outcome, interfaceRef, rule, candidates, selected, inject, backends,
-                firedRules, snapshotFirings, explanation, policyRevision, rulesRevision, snapshotRevision,
-                List.copyOf(newWarnings));
-    }
+                                     @JsonIgnore List<FiredRule> firedRules, List<ItemExplanation> explanation) {
 
     /** The policy rule that decided, and the index of the winning item in its (merged) oneOf list. */
     @JsonInclude(JsonInclude.Include.ALWAYS)

@@ -6,11 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.document.Documents;
+import io.arbiter.policy.Policy;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.model.Ref;
 import io.arbiter.policytype.AbstractPolicyType;
+import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
+import io.arbiter.policytype.Masks;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
 import io.arbiter.policytype.SupportStatus;
@@ -49,7 +52,7 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
     }
 
     @Override
-    public Object decide(DecisionCall call) {
+    public Decision decide(DecisionCall call) {
         JsonNode body = call.request().tree();
         if (body.hasNonNull("actionPolicy")) {
             call.requireUsableVersion(PolicyParser.versionOf(body.get("actionPolicy")), "$.actionPolicy", DecisionException.Code.INVALID_POLICY);
@@ -59,13 +62,24 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
                     DecisionException.Code.INVALID_POLICY);
         }
         ImplementationRequest request = ImplementationRequestParser.parse(call.request());
-        return ImplementationDecider.decide(request, call.snapshot());
+        ImplementationDecision decision = ImplementationDecider.decide(request, call.snapshot());
+        List<String> warnings = new java.util.ArrayList<>(call.snapshot().policy().warnings());
+        String unknown = ImplementationDecider.unknownInterface(request, call.snapshot());
+        if (unknown != null) {
+            warnings.add(unknown);
+        }
+        return new Decision(decision.outcome().name(), decision, decision.firedRules(), warnings);
     }
 
+    /** Additional parameter values, in the policies a request carries and in what is injected. */
     @Override
-    public void derive(io.arbiter.decision.Snapshot snapshot) {
-        ImplementationDecider.derivedDecisions(snapshot);
+    public Masks masks() {
+        return MASKS;
     }
+
+    static final Masks MASKS = new Masks(
+            List.of("actionPolicy." + Policy.PARAMETER_VALUES, "workflowPolicies[]." + Policy.PARAMETER_VALUES),
+            List.of("inject.additionalParameters[].value"));
 
     /** {@code arbiter decide implementation --interface PATH[:REV] [--explain]}. */
     static final class CliOptions implements Target.CliRequest {

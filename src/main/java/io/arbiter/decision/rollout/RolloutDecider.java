@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
 import static io.arbiter.engine.CompiledRuleBase.factsOf;
@@ -114,8 +113,8 @@ public final class RolloutDecider {
                 .sorted(Comparator.comparingInt(StrayRecord::index))
                 .map(r -> new RemovedCluster(r.cluster(), r.status())).toList();
         boolean breach = result.breaches().stream().anyMatch(b -> b.phase() == phase);
-        return new RolloutDecision(UUID.randomUUID().toString(), toRollout, timedOut, removed, breach, seconds(recheck),
-                statuses, result.aggregated().get(0).status(), run.firedRules(), ruleBase.revision());
+        return new RolloutDecision(toRollout, timedOut, removed, breach, seconds(recheck),
+                statuses, result.aggregated().get(0).status(), run.firedRules());
     }
 
     /**

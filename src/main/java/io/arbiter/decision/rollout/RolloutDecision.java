@@ -12,10 +12,10 @@ import java.util.List;
  * remediation actions are written as their enums' wire spellings.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record RolloutDecision(String decisionId, List<ClusterEntry> toRollout, List<ClusterEntry> timedOut,
+public record RolloutDecision(List<ClusterEntry> toRollout, List<ClusterEntry> timedOut,
                               List<RemovedCluster> removed, boolean maxFailureBreach, Number recheckAfterSeconds,
                               List<ClusterStatus> clusterStatuses, Status aggregatedStatus,
-                              List<FiredRule> firedRules, String rulesRevision) {
+                              @com.fasterxml.jackson.annotation.JsonIgnore List<FiredRule> firedRules) {
 
     /** A cluster in {@code toRollout} or {@code timedOut}. */
     public record ClusterEntry(String cluster, int groupIndex, Status status, Remediation remediationAction) {

@@ -2,6 +2,7 @@ package io.arbiter.decision.rollout;
 
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.policytype.AbstractPolicyType;
+import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyTypeVersion;
 import io.arbiter.policytype.RuleSet;
@@ -34,8 +35,9 @@ public final class RolloutPolicyType extends AbstractPolicyType {
     }
 
     @Override
-    public Object decide(DecisionCall call) {
+    public Decision decide(DecisionCall call) {
         RolloutRequest request = RolloutRequest.parse(call.request().tree());
-        return RolloutDecider.decide(request, call.ruleBase());
+        RolloutDecision decision = RolloutDecider.decide(request, call.ruleBase());
+        return Decision.of(decision, decision.firedRules());
     }
 }

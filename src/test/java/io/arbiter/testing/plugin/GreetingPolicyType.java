@@ -3,7 +3,7 @@ package io.arbiter.testing.plugin;
 import io.arbiter.policytype.DecisionData;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.engine.CompiledRuleBase;
-import io.arbiter.engine.FiredRule;
+import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeVersion;
@@ -33,7 +33,8 @@ public final class GreetingPolicyType implements PolicyType {
     public record Greeting(String text) {
     }
 
-    public record GreetingDecision(String greeting, List<FiredRule> firedRules) {
+    /** The result: the runtime writes the envelope around it (decision id, firings, revisions). */
+    public record GreetingDecision(String greeting) {
     }
 
     @Override
@@ -70,7 +71,7 @@ public final class GreetingPolicyType implements PolicyType {
     }
 
     @Override
-    public Object decide(DecisionCall call) {
+    public Decision decide(DecisionCall call) {
         JsonNode body = call.request().tree();
         GreetingRequest request = new GreetingRequest(body.path("name").asText(), body.path("language").asText("en"));
         CompiledRuleBase.Run<String> run = call.ruleBase().run(List.of(request), session -> {
@@ -79,6 +80,6 @@ public final class GreetingPolicyType implements PolicyType {
             }
             return null;
         });
-        return new GreetingDecision(run.result(), run.firedRules());
+        return Decision.of(new GreetingDecision(run.result()), run.firedRules());
     }
 }

@@ -1,0 +1,45 @@
+package io.arbiter.runtime;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.arbiter.engine.FiredRule;
+
+import java.util.List;
+
+/**
+ * The one envelope the runtime writes around every decision of every policy type, serialised once for the response
+ * and the decision record. The type's result is written inline, its fields beside these (the wire contract fixes
+ * fields such as {@code interface} and {@code backends} at top level); a result may not name one of them.
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record Envelope(String decisionId, String target, String type, String version, String outcome,
+                       @JsonUnwrapped Object result, List<FiredRule> firedRules, List<PhaseStart> phases,
+                       String policyRevision, String rulesRevision, String catalogRevision, String typeInstancesRevision,
+                       String snapshotRevision, List<String> warnings) {
+
+    /** The envelope's own fields: a result may not name one of them (EnvelopeTest checks every target). */
+    public static final List<String> FIELDS = List.of("decisionId", "target", "type", "version", "outcome", "firedRules", "phases",
+            "policyRevision", "rulesRevision", "catalogRevision", "typeInstancesRevision", "snapshotRevision", "warnings");
+
+    /**
+     * Where a phase (ruleflow group) starts in {@code firedRules}: the order of its first firing. The firings from
+     * {@code from} up to the next start are that phase's, so that a reader of the record alone (arbiter audit --id)
+     * groups them by phase.
+     */
+    public record PhaseStart(String phase, int from) {
+    }
+
+    /** The phase starts of {@code firings}, each rule's phase looked up in {@code phaseOfRule}. */
+    static List<PhaseStart> phases(List<FiredRule> firings, java.util.Map<String, String> phaseOfRule) {
+        List<PhaseStart> starts = new java.util.ArrayList<>();
+        String current = null;
+        for (FiredRule firing : firings) {
+            String phase = phaseOfRule.getOrDefault(firing.rule(), "(no phase)");
+            if (!phase.equals(current)) {
+                starts.add(new PhaseStart(phase, firing.order()));
+                current = phase;
+            }
+        }
+        return starts;
+    }
+}
