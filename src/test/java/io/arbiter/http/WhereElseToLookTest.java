@@ -36,15 +36,6 @@ class WhereElseToLookTest {
     }
 
     @Test
-    void firingsOfASnapshotNoLongerKeptPointAtTheSnapshotArchive() {
-        HttpTestClient.Response response = client.get("/v1/snapshots/0123abcd/firings");
-        assertEquals(404, response.status(), response.body());
-        assertTrue(response.body().contains("--snapshot-archive DIR"), response.body());
-        assertTrue(response.body().contains("arbiter audit --id ID --replay LOG --archive DIR"), response.body());
-    }
-
-    /** docs/api.md says what each health field of a log that is OFF is; the server without a log answers that. */
-    @Test
     void aLogThatIsOffHasTheHealthTheDocsGive() throws Exception {
         var log = client.get("/v1/status").json().path("decisionLog");
         assertEquals("OFF", log.path("mode").asText(), log.toString());
