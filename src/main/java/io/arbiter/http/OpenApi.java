@@ -29,6 +29,18 @@ public final class OpenApi {
     private OpenApi() {
     }
 
+    /**
+     * Writes the document of the packaged policy types to the file {@code args[0]}: what the build generates a
+     * client from (the {@code generated-client} profile), the same document {@code GET /openapi.json} serves.
+     */
+    public static void main(String[] args) throws IOException {
+        java.nio.file.Path file = java.nio.file.Path.of(args[0]);
+        if (file.getParent() != null) {
+            java.nio.file.Files.createDirectories(file.getParent());
+        }
+        JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), document(PolicyTypeRegistry.discover()));
+    }
+
     /** The document for the targets of {@code registry}. */
     public static ObjectNode document(PolicyTypeRegistry registry) {
         ObjectNode doc = JSON.createObjectNode();
