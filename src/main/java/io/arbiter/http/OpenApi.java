@@ -56,10 +56,6 @@ public final class OpenApi {
         ObjectNode components = doc.putObject("components");
         ObjectNode schemas = components.putObject("schemas");
         schemas.set("Error", response("error", "Error"));
-        schemas.set("Ref", JSON.createObjectNode().put("type", "object")
-                .set("properties", JSON.createObjectNode()
-                        .<ObjectNode>set("path", JSON.createObjectNode().put("type", "string"))
-                        .set("revision", JSON.createObjectNode().set("type", strings("string", "null")))));
         schemas.set("Policy", converted(JsonSchemas.resource(POLICY_SCHEMA), "Policy"));
         schemas.set("DecisionEnvelope", response("decision-envelope", "DecisionEnvelope"));
         for (String[] named : RESPONSES) {
@@ -312,6 +308,7 @@ public final class OpenApi {
         operation.putArray("tags").add(tag);
         operation.putArray("security"); // open: no credentials (admin operations replace it)
         operation.putObject("responses");
+        errors(operation, 400); // any route: a path or query whose percent-encoding does not decode
         return operation;
     }
 
@@ -365,13 +362,5 @@ public final class OpenApi {
                 default -> "error";
             }).putObject("content").putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
         }
-    }
-
-    private static ArrayNode strings(String... values) {
-        ArrayNode array = JSON.createArrayNode();
-        for (String value : values) {
-            array.add(value);
-        }
-        return array;
     }
 }
