@@ -2,6 +2,7 @@ package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
+import io.arbiter.testing.ResponseContract;
 
 import java.io.IOException;
 import java.net.URI;

@@ -10,6 +10,7 @@ import io.arbiter.decision.Settings;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.policytype.Target;
 import io.arbiter.testing.LogCapture;
+import io.arbiter.testing.ResponseContract;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;

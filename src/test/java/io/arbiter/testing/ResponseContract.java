@@ -1,4 +1,4 @@
-package io.arbiter.http;
+package io.arbiter.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,7 +8,10 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.arbiter.http.OpenApi;
 import io.arbiter.policytype.PolicyTypeRegistry;
+
+import java.net.http.HttpResponse;
 
 import java.util.Iterator;
 import java.util.Map;
@@ -19,17 +22,17 @@ import java.util.stream.Collectors;
 
 /**
  * What {@code /openapi.json} promises for each answer, checked on every response an HTTP test receives
- * ({@link HttpTestClient}): the schema is looked up by method, route and status in the generated document, so the
+ * ({@code HttpTestClient}, and tests with clients of their own through {@link #check(HttpResponse)}): the schema is looked up by method, route and status in the generated document, so the
  * document cannot drift from the service. An error status an operation does not list is still checked against
  * {@code Error}; a success status it does not list fails.
  */
-final class ResponseContract {
+public final class ResponseContract {
 
     private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
     private static final String DEFS = "#/$defs/components/";
 
     /** The document the test servers serve (they all discover the same policy types). */
-    static final ObjectNode DOCUMENT = OpenApi.document(PolicyTypeRegistry.discover());
+    public static final ObjectNode DOCUMENT = OpenApi.document(PolicyTypeRegistry.discover());
     private static final JsonNode COMPONENTS = inDefs(DOCUMENT.path("components"));
 
     private static final JsonNode ERROR = JsonNodeFactory.instance.objectNode().put("$ref", "#/components/schemas/Error");
@@ -40,7 +43,7 @@ final class ResponseContract {
     }
 
     /** Fails (AssertionError) when {@code body}, answered with {@code status} to {@code method path}, breaks the document. */
-    static void check(String method, String path, int status, String contentType, String body) {
+    public static void check(String method, String path, int status, String contentType, String body) {
         if (method.equals("HEAD") || body == null || body.isEmpty() || contentType == null
                 || !contentType.startsWith("application/json")) {
             return;
@@ -69,8 +72,15 @@ final class ResponseContract {
         }
     }
 
+    /** {@code response}, as {@link #check(String, String, int, String, String)} checks it; returns it. */
+    public static HttpResponse<String> check(HttpResponse<String> response) {
+        check(response.request().method(), response.uri().getRawPath(), response.statusCode(),
+                response.headers().firstValue("Content-Type").orElse(null), response.body());
+        return response;
+    }
+
     /** {@code schema} (a node of the document) as a 2020-12 schema whose references resolve into the components. */
-    static JsonSchema compiled(JsonNode schema) {
+    public static JsonSchema compiled(JsonNode schema) {
         return COMPILED.computeIfAbsent(schema.toString(), key -> {
             ObjectNode root = (ObjectNode) inDefs(schema);
             root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
@@ -80,7 +90,7 @@ final class ResponseContract {
     }
 
     /** The document's path template that serves {@code path}: a literal path before a templated one. */
-    static Optional<String> route(String path) {
+    public static Optional<String> route(String path) {
         if (DOCUMENT.path("paths").has(path)) {
             return Optional.of(path);
         }
