@@ -29,6 +29,18 @@ public final class OpenApi {
     private OpenApi() {
     }
 
+    /**
+     * Writes the document of the packaged policy types to the file {@code args[0]}: what the build generates a
+     * client from (the {@code generated-client} profile), the same document {@code GET /openapi.json} serves.
+     */
+    public static void main(String[] args) throws IOException {
+        java.nio.file.Path file = java.nio.file.Path.of(args[0]);
+        if (file.getParent() != null) {
+            java.nio.file.Files.createDirectories(file.getParent());
+        }
+        JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), document(PolicyTypeRegistry.discover()));
+    }
+
     /** The document for the targets of {@code registry}. */
     public static ObjectNode document(PolicyTypeRegistry registry) {
         ObjectNode doc = JSON.createObjectNode();
@@ -39,15 +51,16 @@ public final class OpenApi {
         info.put("description", "Policy decisions for Capact-style rendering engines and Open Cluster Management. "
                 + "Every error is {\"error\": {code, message, details[{path, problem, line, column}]}}; bodies are "
                 + "JSON or YAML (Content-Type: application/yaml), at most 1 MiB.");
+        info.putObject("license").put("name", "Apache-2.0").put("identifier", "Apache-2.0");
         doc.putArray("servers").addObject().put("url", "/");
         ObjectNode components = doc.putObject("components");
         ObjectNode schemas = components.putObject("schemas");
-        schemas.set("Error", errorSchema());
-        schemas.set("Ref", JSON.createObjectNode().put("type", "object")
-                .set("properties", JSON.createObjectNode()
-                        .<ObjectNode>set("path", JSON.createObjectNode().put("type", "string"))
-                        .set("revision", JSON.createObjectNode().set("type", strings("string", "null")))));
+        schemas.set("Error", response("error", "Error"));
         schemas.set("Policy", converted(JsonSchemas.resource(POLICY_SCHEMA), "Policy"));
+        schemas.set("DecisionEnvelope", response("decision-envelope", "DecisionEnvelope"));
+        for (String[] named : RESPONSES) {
+            schemas.set(named[1], response(named[0], named[1]));
+        }
         components.putObject("securitySchemes").putObject("adminToken").put("type", "http").put("scheme", "bearer")
                 .put("description", "the server's ARBITER_ADMIN_TOKEN");
 
@@ -55,6 +68,7 @@ public final class OpenApi {
         for (Target target : registry.targets()) {
             String schemaName = schemaName(target.name());
             schemas.set(schemaName, converted(target.requestSchema(), schemaName));
+            schemas.set(decisionSchemaName(target.name()), decisionSchema(target.name(), schemas));
             ObjectNode post = operation(paths, "/v1/decisions/" + target.name(), "post", "decide" + pascal(target.name()),
                     target.description(), "decisions");
             ObjectNode media = requestBody(post, "#/components/schemas/" + schemaName);
@@ -62,45 +76,55 @@ public final class OpenApi {
             if (example != null) {
                 media.putObject("examples").putObject("docs").set("value", example);
             }
-            ok(post, "the decision (a decision is 200 whatever its outcome): the envelope every target shares (decisionId,"
-                    + " target, type, version, outcome, firedRules, phases, the policy, rules, catalog, TypeInstance and snapshot"
-                    + " revisions, warnings) with the type's result fields beside them", "application/json");
+            ObjectNode decided = ok(post, "the decision (a decision is 200 whatever its outcome): the envelope every target"
+                    + " shares (decisionId, target, type, version, outcome, firedRules, phases, the policy, rules, catalog,"
+                    + " TypeInstance and snapshot revisions, warnings) with the type's result fields beside them",
+                    decisionSchemaName(target.name()));
+            JsonNode answered = responseExample(target.name());
+            if (answered != null) {
+                decided.withObject("content").withObject("application/json").putObject("examples").putObject("docs")
+                        .set("value", answered);
+            }
             errors(post, 400, 404, 413, 415, 422, 503);
         }
 
         ObjectNode byId = operation(paths, "/v1/decisions/{id}", "get", "getDecision",
                 "A recent decision as it was logged, from a bounded in-memory index", "decisions");
         pathParameter(byId, "id", "the decisionId of a recent decision");
-        ok(byId, "the decision-log record: decisionId, timestamp, endpoint, request, revisions, outcome, result", "application/json");
+        ok(byId, "the decision-log record: decisionId, timestamp, endpoint, request, revisions, outcome, result", "DecisionRecord");
+        errors(byId, 405);
         ObjectNode otherTarget = operation(paths, "/v1/decisions/{id}", "post", "decideUnknownTarget",
                 "Any other decision target: 404 NOT_FOUND naming the known ones", "decisions");
         pathParameter(otherTarget, "id", "a decision target that no policy type serves");
 
         ObjectNode getPolicy = operation(paths, "/v1/policy", "get", "getPolicy",
                 "The live global policy; its revision is the ETag", "policy");
-        ok(getPolicy, "the policy", "application/json", "application/yaml")
-                .withObject("content").withObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Policy");
+        ok(getPolicy, "the policy", "Policy").withObject("content").putObject("application/yaml").putObject("schema")
+                .put("type", "string");
         ObjectNode putPolicy = operation(paths, "/v1/policy", "put", "replacePolicy",
                 "Replace the global policy at its source (If-Match: * or ETags; a stale one is 412): the Kubernetes ConfigMap, the policy file, or this process for the embedded default", "policy");
-        putPolicy.putArray("security").addObject().putArray("adminToken");
+        admin(putPolicy);
         putPolicy.withArray("parameters").addObject().put("name", "If-Match").put("in", "header").put("required", false)
                 .putObject("schema").put("type", "string");
         putPolicy.withArray("parameters").addObject().put("name", "dryRun").put("in", "query").put("required", false)
                 .put("description", "true: apply nothing; answer the impact of the policy (as POST /v1/impact)")
                 .putObject("schema").put("type", "boolean");
         requestBody(putPolicy, "#/components/schemas/Policy");
-        ok(putPolicy, "the new revision and warnings; with dryRun=true, the impact", "application/json");
+        ObjectNode written = ok(putPolicy, "the new revision and warnings; with dryRun=true, the impact", null);
+        written.withObject("content").withObject("application/json").putObject("schema").putArray("anyOf")
+                .add(JSON.createObjectNode().put("$ref", "#/components/schemas/PolicyWrite"))
+                .add(JSON.createObjectNode().put("$ref", "#/components/schemas/Impact"));
         errors(putPolicy, 400, 401, 403, 409, 412, 413, 415, 422, 503);
         ObjectNode validate = operation(paths, "/v1/policy/validate", "post", "validatePolicy",
                 "Every problem of a policy, located, without applying it", "policy");
         requestBody(validate, "#/components/schemas/Policy");
-        ok(validate, "{valid, problems[]}", "application/json");
+        ok(validate, "{valid, problems[]}", "PolicyValidation");
         errors(validate, 400, 413, 415);
 
         ObjectNode impact = operation(paths, "/v1/impact", "post", "policyImpact",
                 "What the policy in the body would decide differently from the live one, over a sweep of the catalog"
                         + " and the recent decisions; nothing is applied", "policy");
-        impact.putArray("security").addObject().putArray("adminToken");
+        admin(impact);
         for (String flag : List.of("sweep", "recent")) {
             impact.withArray("parameters").addObject().put("name", flag).put("in", "query").put("required", false)
                     .putObject("schema").put("type", "boolean").put("default", true);
@@ -108,45 +132,92 @@ public final class OpenApi {
         impact.withArray("parameters").addObject().put("name", "limit").put("in", "query").put("required", false)
                 .putObject("schema").put("type", "integer").put("minimum", 0).put("maximum", 10_000).put("default", 100);
         requestBody(impact, "#/components/schemas/Policy");
-        ok(impact, "{decisions, changed, refired, byKind, bySource, changes[]}", "application/json");
+        ok(impact, "{decisions, changed, refired, byKind, bySource, changes[]}", "Impact");
         errors(impact, 400, 401, 403, 413, 415, 422);
 
         ObjectNode types = operation(paths, "/v1/policy-types", "get", "listPolicyTypes",
                 "Registered policy types: versions, support status, targets", "policy types");
-        ok(types, "{policyTypes[]}", "application/json");
+        ok(types, "{policyTypes[]}", "PolicyTypes");
         ObjectNode type = operation(paths, "/v1/policy-types/{name}", "get", "getPolicyType",
                 "One policy type, with its targets' request schemas", "policy types");
         pathParameter(type, "name", "a policy type's name, e.g. capact.implementation");
-        ok(type, "the policy type", "application/json");
+        ok(type, "the policy type", "PolicyType");
 
         ok(operation(paths, "/v1/catalog", "get", "getCatalog",
                 "Every Interface of the live catalog with its highest revision and its Implementations", "catalog"),
-                "{catalogRevision, interfaces[{path, revision, implementations[]}]}", "application/json");
+                "{catalogRevision, interfaces[{path, revision, implementations[]}]}", "Catalog");
         ok(operation(paths, "/v1/rules", "get", "getRules",
                 "For each policy type, its phases in firing order and where each rule is written (file, line, table row)",
                 "catalog"), "{ruleSets[{policyType, rulesRevision, phases[], rules[{rule, name, package, phase, file, line, row}]}]}",
-                "application/json");
+                "RuleSets");
 
         ObjectNode ruleBase = operation(paths, "/v1/rules/{revision}", "get", "getRuleBase",
                 "The rules of one live rule base, by a decision's rulesRevision: what a firing's rule stands for", "catalog");
         pathParameter(ruleBase, "revision", "a decision's rulesRevision");
-        ok(ruleBase, "{revision, policyType, rules[{rule, name, package, phase, file, line, row}]}", "application/json");
-        ok(operation(paths, "/healthz", "get", "healthz", "The process is up", "operations"), "{status: UP}", "application/json");
+        ok(ruleBase, "{revision, policyType, rules[{rule, name, package, phase, file, line, row}]}", "RuleBase");
+        ok(operation(paths, "/healthz", "get", "healthz", "The process is up", "operations"), "{status: UP}", "Health");
         ObjectNode ready = operation(paths, "/readyz", "get", "readyz",
                 "Rules compiled, policy loaded, and the decision log's health", "operations");
-        ok(ready, "READY, with revisions", "application/json");
+        ok(ready, "READY, with revisions", "Readiness");
         errors(ready, 503);
         ok(operation(paths, "/v1/status", "get", "status", "Revisions, reloads, decision-log health, policy types", "operations"),
-                "the status", "application/json");
-        ok(operation(paths, "/metrics", "get", "metrics", "Prometheus text", "operations"), "metrics", "text/plain");
-        ok(operation(paths, "/openapi.json", "get", "openApi", "This document", "operations"), "OpenAPI 3.1", "application/json");
-        ok(operation(paths, "/ui", "get", "explorerRedirect", "Redirects to /ui/", "explorer"), "never: 301 to /ui/", "text/html");
+                "the status", "Readiness");
+        text(ok(operation(paths, "/metrics", "get", "metrics", "Prometheus text", "operations"), "metrics", null), "text/plain");
+        ok(operation(paths, "/openapi.json", "get", "openApi", "This document", "operations"), "OpenAPI 3.1", "OpenApiDocument");
+        ObjectNode redirect = operation(paths, "/ui", "get", "explorerRedirect", "Redirects to /ui/", "explorer");
+        redirect.withObject("responses").putObject("301").put("description", "to /ui/")
+                .putObject("headers").putObject("Location").putObject("schema").put("type", "string");
         ObjectNode asset = operation(paths, "/ui/{file}", "get", "explorer",
                 "The decision explorer: /ui/ is its page, the rest its scripts and styles", "explorer");
         pathParameter(asset, "file", "empty for the page, else an asset such as app.js");
-        ok(asset, "the page or asset", "text/html", "text/javascript", "text/css");
+        text(ok(asset, "the page or asset", null), "text/html", "text/javascript", "text/css");
         paths.forEach(OpenApi::headLikeGet);
         return doc;
+    }
+
+    /** The response schemas under {@code schemas/responses/}: file name, component name. */
+    private static final String[][] RESPONSES = {
+            {"decision-record", "DecisionRecord"}, {"policy-write", "PolicyWrite"}, {"policy-validation", "PolicyValidation"},
+            {"impact", "Impact"}, {"policy-types", "PolicyTypes"}, {"policy-type", "PolicyType"}, {"catalog", "Catalog"},
+            {"rules", "RuleSets"}, {"rule-base", "RuleBase"}, {"health", "Health"}, {"readiness", "Readiness"},
+            {"openapi", "OpenApiDocument"},
+    };
+
+    /** The component name of a target's answer: {@code implementation} is {@code ImplementationDecision}. */
+    static String decisionSchemaName(String target) {
+        return pascal(target) + "Decision";
+    }
+
+    /**
+     * A target's answer: the envelope and, when {@code schemas/responses/<target>-result.json} states it, the
+     * target's result fields beside it (a plugin's target without one is the envelope alone).
+     */
+    private static ObjectNode decisionSchema(String target, ObjectNode schemas) {
+        ObjectNode decision = JSON.createObjectNode();
+        ArrayNode allOf = decision.putArray("allOf");
+        allOf.addObject().put("$ref", "#/components/schemas/DecisionEnvelope");
+        String resource = "/schemas/responses/" + target + "-result.json";
+        if (OpenApi.class.getResource(resource) != null) {
+            String resultName = pascal(target) + "Result";
+            schemas.set(resultName, converted(JsonSchemas.resource(resource), resultName));
+            allOf.addObject().put("$ref", "#/components/schemas/" + resultName);
+        }
+        return decision;
+    }
+
+    private static ObjectNode response(String file, String componentName) {
+        return converted(JsonSchemas.resource("/schemas/responses/" + file + ".json"), componentName);
+    }
+
+    /** An operation that only the admin token may call. */
+    private static void admin(ObjectNode operation) {
+        ArrayNode security = operation.putArray("security");
+        security.addObject().putArray("adminToken");
+    }
+
+    /** The answer the docs show for {@code target}'s example request, or null. */
+    static JsonNode responseExample(String target) {
+        return example("responses/" + target);
     }
 
     /** Every GET is served for HEAD too: the same statuses and headers, without a body. */
@@ -235,7 +306,9 @@ public final class OpenApi {
         operation.put("operationId", id);
         operation.put("summary", summary);
         operation.putArray("tags").add(tag);
+        operation.putArray("security"); // open: no credentials (admin operations replace it)
         operation.putObject("responses");
+        errors(operation, 400); // any route: a path or query whose percent-encoding does not decode
         return operation;
     }
 
@@ -254,13 +327,21 @@ public final class OpenApi {
         errors(operation, 404);
     }
 
-    private static ObjectNode ok(ObjectNode operation, String description, String... mediaTypes) {
+    /** A 200 answer; with a component name, JSON of that schema. */
+    private static ObjectNode ok(ObjectNode operation, String description, String component) {
         ObjectNode response = operation.withObject("responses").putObject("200").put("description", description);
         ObjectNode content = response.putObject("content");
-        for (String mediaType : mediaTypes) {
-            content.putObject(mediaType).putObject("schema").put("type", mediaType.equals("application/json") ? "object" : "string");
+        if (component != null) {
+            content.putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/" + component);
         }
         return response;
+    }
+
+    /** Text answers of {@code response}: a string in each media type. */
+    private static void text(ObjectNode response, String... mediaTypes) {
+        for (String mediaType : mediaTypes) {
+            response.withObject("content").putObject(mediaType).putObject("schema").put("type", "string");
+        }
     }
 
     private static void errors(ObjectNode operation, int... statuses) {
@@ -271,6 +352,7 @@ public final class OpenApi {
                 case 401 -> "UNAUTHORIZED: missing or wrong admin token";
                 case 403 -> "UNAUTHORIZED: the server has no admin token";
                 case 404 -> "NOT_FOUND";
+                case 405 -> "INVALID_REQUEST: the path is a decision target: POST to it";
                 case 409 -> "POLICY_CONFLICT: the policy is served from watched files (serve --watch), its source of truth: change it there";
                 case 412 -> "POLICY_CONFLICT: If-Match matches no live revision";
                 case 413 -> "PAYLOAD_TOO_LARGE: over 1 MiB, or (with Retry-After) past the request bytes the server can hold at once, being received or decided";
@@ -280,31 +362,5 @@ public final class OpenApi {
                 default -> "error";
             }).putObject("content").putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
         }
-    }
-
-    private static ObjectNode errorSchema() {
-        try {
-            return (ObjectNode) JSON.readTree("""
-                    {"type": "object", "required": ["error"],
-                     "properties": {"error": {"type": "object", "required": ["code", "message"],
-                       "properties": {
-                         "code": {"enum": ["INVALID_REQUEST", "INVALID_POLICY", "UNAUTHORIZED", "NOT_FOUND",
-                                           "PAYLOAD_TOO_LARGE", "POLICY_CONFLICT", "INTERNAL"]},
-                         "message": {"type": "string"},
-                         "details": {"type": "array", "items": {"type": "object", "required": ["path", "problem"],
-                           "properties": {"path": {"type": "string"}, "problem": {"type": "string"},
-                                          "line": {"type": "integer"}, "column": {"type": "integer"}}}}}}}}
-                    """);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static ArrayNode strings(String... values) {
-        ArrayNode array = JSON.createArrayNode();
-        for (String value : values) {
-            array.add(value);
-        }
-        return array;
     }
 }

@@ -45,10 +45,10 @@ class AuditAfterRestartTest {
     }
 
     private static JsonNode decide(ArbiterServer server) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        HttpResponse<String> response = io.arbiter.testing.ResponseContract.check(HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + server.port() + "/v1/decisions/implementation"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(INTERFACE_ONLY)).build(),
-                HttpResponse.BodyHandlers.ofString());
+                HttpResponse.BodyHandlers.ofString()));
         assertEquals(200, response.statusCode(), response.body());
         return Documents.jsonMapper().readTree(response.body());
     }

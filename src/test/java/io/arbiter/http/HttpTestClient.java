@@ -2,6 +2,7 @@ package io.arbiter.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.document.Documents;
+import io.arbiter.testing.ResponseContract;
 
 import java.io.IOException;
 import java.net.URI;
@@ -11,7 +12,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
-/** A tiny client for HTTP tests against a running {@link ArbiterServer}. */
+/** A tiny client for HTTP tests against a running {@link ArbiterServer}; it checks every answer against /openapi.json. */
 final class HttpTestClient {
 
     record Response(int status, Map<String, java.util.List<String>> headers, String body) {
@@ -52,7 +53,10 @@ final class HttpTestClient {
         }
         try {
             HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.headers().map(), response.body());
+            Response answered = new Response(response.statusCode(), response.headers().map(), response.body());
+            // every answer an HTTP test receives must be what /openapi.json says it is
+            ResponseContract.check(method, path, answered.status(), answered.header("Content-Type"), answered.body());
+            return answered;
         } catch (IOException | InterruptedException e) {
             throw new AssertionError(method + " " + path + " failed", e);
         }

@@ -10,6 +10,7 @@ import io.arbiter.decision.Settings;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.policytype.Target;
 import io.arbiter.testing.LogCapture;
+import io.arbiter.testing.ResponseContract;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;
@@ -144,5 +145,74 @@ class OpenApiTest {
 
         assertFalse(schema.validate(request).isEmpty(), "a compliance outside the enum, through a $ref into $defs");
         assertEquals(400, client.postJson("/v1/decisions/dependencies", request.toString()).status());
+    }
+
+    @Test
+    void everyOperationDeclaresItsSecurityOpenOnesNone() {
+        List<String> admin = new ArrayList<>();
+        document.path("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op -> {
+            JsonNode security = op.getValue().path("security");
+            assertTrue(security.isArray(), op.getKey() + " " + path.getKey() + " declares no security");
+            if (!security.isEmpty()) {
+                assertEquals("[{\"adminToken\":[]}]", security.toString(), op.getKey() + " " + path.getKey());
+                admin.add(op.getKey() + " " + path.getKey());
+            }
+        }));
+        assertEquals(List.of("put /v1/policy", "post /v1/impact"), admin);
+    }
+
+    @Test
+    void everyJsonAnswerHasASchemaBeyondAnObject() {
+        List<String> untyped = new ArrayList<>();
+        document.path("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op ->
+                op.getValue().path("responses").fields().forEachRemaining(response -> {
+                    JsonNode schema = response.getValue().path("content").path("application/json").path("schema");
+                    if (!schema.isMissingNode() && !schema.has("$ref") && !schema.has("anyOf")) {
+                        untyped.add(op.getKey() + " " + path.getKey() + " " + response.getKey() + " " + schema);
+                    }
+                })));
+        assertEquals(List.of(), untyped);
+        assertEquals("#/components/schemas/ImplementationDecision", document.at(
+                "/paths/~1v1~1decisions~1implementation/post/responses/200/content/application~1json/schema/$ref").asText());
+        assertEquals("[\"integer\",\"null\"]", document.at(
+                "/components/schemas/ImplementationResult/properties/rule/properties/oneOfIndex/type").toString());
+    }
+
+    /** Every example of the document (requests and answers) validates against the schema beside it. */
+    @Test
+    void everyExampleValidatesAgainstItsSchema() {
+        List<String> checked = new ArrayList<>();
+        document.path("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op -> {
+            List<JsonNode> media = new ArrayList<>();
+            media.add(op.getValue().path("requestBody").path("content").path("application/json"));
+            op.getValue().path("responses").forEach(response -> media.add(response.path("content").path("application/json")));
+            for (JsonNode content : media) {
+                content.path("examples").fields().forEachRemaining(example -> {
+                    var problems = ResponseContract.compiled(content.path("schema")).validate(example.getValue().path("value"));
+                    assertEquals(Set.of(), problems, op.getKey() + " " + path.getKey() + " example " + example.getKey());
+                    checked.add(op.getKey() + " " + path.getKey());
+                });
+            }
+        }));
+        assertTrue(checked.size() >= 8, checked.toString()); // a request and an answer per decision target at least
+    }
+
+    @Test
+    void anAnswerThatBreaksTheDocumentFailsTheTest() {
+        AssertionError wrongType = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () ->
+                ResponseContract.check("GET", "/healthz", 200, "application/json", "{\"status\": 1}"));
+        assertTrue(wrongType.getMessage().contains("GET /healthz -> 200"), wrongType.getMessage());
+        AssertionError undocumented = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () ->
+                ResponseContract.check("GET", "/healthz", 201, "application/json", "{}"));
+        assertTrue(undocumented.getMessage().contains("not in /openapi.json"), undocumented.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, () ->
+                ResponseContract.check("GET", "/v1/nowhere", 404, "application/json", "{\"error\": {\"code\": \"GONE\"}}"));
+        ResponseContract.check("GET", "/v1/nowhere", 404, "application/json",
+                "{\"error\": {\"code\": \"NOT_FOUND\", \"message\": \"no route\", \"details\": []}}");
+    }
+
+    @Test
+    void theServedDocumentIsTheOneAnswersAreCheckedAgainst() {
+        assertEquals(ResponseContract.DOCUMENT, document);
     }
 }

@@ -56,7 +56,7 @@ class PolicyTypePluginTest {
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return io.arbiter.testing.ResponseContract.check(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()));
     }
 
     @Test
