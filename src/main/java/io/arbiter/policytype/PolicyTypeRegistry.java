@@ -92,10 +92,10 @@ public final class PolicyTypeRegistry {
         }
     }
 
-    /** Every {@link PolicyType} registered through {@code META-INF/services}. */
+    /** Every {@link PolicyType} and {@link Chain} registered through {@code META-INF/services}. */
     public static PolicyTypeRegistry discover() {
         return new PolicyTypeRegistry(ServiceLoader.load(PolicyType.class).stream().map(ServiceLoader.Provider::get).toList(),
-                io.arbiter.decision.step.StepChain.CHAINS);
+                ServiceLoader.load(ChainProvider.class).stream().flatMap(provider -> provider.get().chains().stream()).toList());
     }
 
     public List<PolicyType> types() {

@@ -309,15 +309,11 @@ public final class Decisions {
         List<Envelope.PhaseStart> phases = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<String> rulesRevisions = new ArrayList<>();
-        List<String> maskedResponse = new ArrayList<>();
-        List<String> maskedRequest = new ArrayList<>();
         String outcome = null;
         String version = null;
         for (String typeName : chain.types()) {
             PolicyType type = registry.type(typeName).orElseThrow();
             Target part = type.targets().get(0);
-            type.masks().request().forEach(path -> { if (!maskedRequest.contains(path)) maskedRequest.add(path); });
-            type.masks().response().forEach(path -> maskedResponse.add(part.name() + "." + path));
             boolean first = outcome == null;
             Map<io.arbiter.policytype.DecisionData, Object> consumed = new java.util.LinkedHashMap<>();
             for (io.arbiter.policytype.DecisionData data : type.consumes()) {
@@ -358,7 +354,7 @@ public final class Decisions {
             warnings.addAll(call.warnings());
             rulesRevisions.add(call.ruleBase().revision());
         }
-        io.arbiter.policytype.Masks masks = new io.arbiter.policytype.Masks(maskedRequest, maskedResponse);
+        io.arbiter.policytype.Masks masks = masks(registry, chain);
         Envelope envelope = new Envelope(UUID.randomUUID().toString(), targetName, String.join("+", chain.types()), version,
                 outcome, new ChainResult(results), firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
                 snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.revision(), warnings);
@@ -366,6 +362,21 @@ public final class Decisions {
         audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
                 firings, body, request.tree(), new ChainResult(results), json, masks), System.nanoTime() - started);
         return new Decided(json);
+    }
+
+    /**
+     * What a chain's record masks: each part's request paths (every part reads the one request), and each part's
+     * response paths under its target's name.
+     */
+    public static io.arbiter.policytype.Masks masks(PolicyTypeRegistry registry, io.arbiter.policytype.Chain chain) {
+        List<String> request = new ArrayList<>();
+        List<String> response = new ArrayList<>();
+        for (String typeName : chain.types()) {
+            PolicyType type = registry.type(typeName).orElseThrow();
+            type.masks().request().stream().filter(path -> !request.contains(path)).forEach(request::add);
+            type.masks().response().forEach(path -> response.add(type.targets().get(0).name() + "." + path));
+        }
+        return new io.arbiter.policytype.Masks(request, response);
     }
 
     private static byte[] encode(Envelope envelope) {

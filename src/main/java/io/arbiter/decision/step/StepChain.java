@@ -12,7 +12,7 @@ import java.util.List;
  * ({@code capact.implementation}), then the storage backend of each TypeInstance the selected Implementation outputs
  * ({@code capact.backend}, which consumes the selected Implementation): one request, one envelope, one record.
  */
-public final class StepChain {
+public final class StepChain implements io.arbiter.policytype.ChainProvider {
 
     public static final String TARGET = "step";
 
@@ -24,6 +24,8 @@ public final class StepChain {
     /** The chains Arbiter registers besides its policy types' own targets. */
     public static final List<Chain> CHAINS = List.of(CHAIN);
 
-    private StepChain() {
+    @Override
+    public List<Chain> chains() {
+        return CHAINS;
     }
 }
