@@ -52,6 +52,7 @@ class StepEndpointTest {
         JsonNode backends = body.path("backend").path("backends");
         assertEquals(1, backends.size(), response.body());
         assertEquals("cap.type.database.postgresql.config", backends.get(0).path("typeRef").path("path").asText());
+        assertEquals("postgresql", body.path("backend").path("outputs").get(0).asText(), response.body());
         assertEquals("c268d3f5-8834-434b-bea2-b677793611c5", backends.get(0).path("backend").path("id").asText(), response.body());
         // both parts' firings, numbered in one sequence, each phase named by its part
         List<String> phases = new ArrayList<>();
@@ -85,7 +86,8 @@ class StepEndpointTest {
         typeRefs.addObject().put("path", "cap.type.productivity.mattermost.config").put("revision", "0.1.0");
         backendRequest.set("actionPolicy", read(ACTION_POLICY));
         JsonNode backend = client.postJson("/v1/decisions/backend", backendRequest.toString()).json();
-        assertEquals(withoutEnvelope(backend), step.path("backend"));
+        assertEquals(withoutEnvelope(backend).path("backends"), step.path("backend").path("backends"));
+        assertEquals("[\"mattermost-config\"]", step.path("backend").path("outputs").toString());
 
         // the step's firings are the two decisions' firings, one after the other
         List<String> separately = new ArrayList<>();

@@ -46,12 +46,14 @@ public final class BackendPolicyType extends AbstractPolicyType {
             call.requireUsableVersion(PolicyParser.versionOf(call.request().tree().get("actionPolicy")), "$.actionPolicy",
                     DecisionException.Code.INVALID_POLICY);
         }
-        io.arbiter.document.LocatedDocument request = call.request();
         if (call.chained()) {
-            request = outputsOf(call.consumed(SELECTED_IMPLEMENTATION, io.arbiter.model.SelectedImplementation.class)
-                    .orElseThrow(), call);
+            io.arbiter.model.SelectedImplementation selected =
+                    call.consumed(SELECTED_IMPLEMENTATION, io.arbiter.model.SelectedImplementation.class).orElseThrow();
+            BackendDecision decision = BackendDecider.decide(outputsOf(selected, call), call.snapshot(), call.ruleBase());
+            return Decision.of(new OutputBackends(call.snapshot().catalog().outputsOf(selected.interfaceRef()).stream()
+                    .map(io.arbiter.model.OutputTypeInstance::name).toList(), decision.backends()), decision.firedRules());
         }
-        BackendDecision decision = BackendDecider.decide(request, call.snapshot(), call.ruleBase());
+        BackendDecision decision = BackendDecider.decide(call.request(), call.snapshot(), call.ruleBase());
         return Decision.of(decision, decision.firedRules());
     }
 
@@ -70,6 +72,13 @@ public final class BackendPolicyType extends AbstractPolicyType {
             body.set("actionPolicy", call.request().tree().get("actionPolicy"));
         }
         return new io.arbiter.document.LocatedDocument(body, call.request().locations(), call.request().format());
+    }
+
+    /**
+     * The backend part of a chain: {@code backends} as {@code POST /v1/decisions/backend} answers them, one per
+     * output TypeInstance of the selected Implementation, and {@code outputs}, the name of each (the same order).
+     */
+    public record OutputBackends(List<String> outputs, List<BackendDecision.TypeBackend> backends) {
     }
 
     /** Additional parameter values in the action policy a request carries. */
