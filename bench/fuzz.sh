@@ -2,7 +2,7 @@
 # The timed fuzzing campaign over the hostile-input targets (`mvn test` and `mvn verify` only replay their seeds and
 # past findings).
 #   bash bench/fuzz.sh [duration] [target...]     e.g. bash bench/fuzz.sh 30m rollout
-# Targets: parseJson parseYaml implementation backend dependencies rollout validatePolicy (default: all, in turn).
+# Targets: parseJson parseYaml implementation step backend dependencies rollout validatePolicy (default: all, in turn).
 # A finding stops that target and is written to
 # src/test/resources/io/arbiter/http/HostileInputFuzzTestInputs/<target>/crash-*, where every later test run replays
 # it; turn it into a named regression test next to the code it concerns. The growing corpus stays in .cifuzz-corpus/.
@@ -12,7 +12,7 @@ duration="${1:-10m}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parseJson parseYaml implementation backend dependencies rollout validatePolicy)
+  targets=(parseJson parseYaml implementation step backend dependencies rollout validatePolicy)
 fi
 mvn -q -B test-compile
 status=0

@@ -51,7 +51,8 @@ public record ArchiveManifest(String snapshotRevision, String wentLive, String p
         return revisions.entrySet().stream().allMatch(entry -> switch (entry.getKey()) {
             case "snapshotRevision" -> entry.getValue().equals(snapshotRevision);
             case "policyRevision" -> entry.getValue().equals(policy);
-            case "rulesRevision" -> entry.getValue().equals(rules.get(policyType));
+            case "rulesRevision" -> entry.getValue().equals(java.util.Arrays.stream(policyType.split("\\+"))
+                    .map(type -> rules.get(type)).map(String::valueOf).collect(java.util.stream.Collectors.joining("+")));
             case "catalogRevision" -> entry.getValue().equals(catalog);
             case "typeInstancesRevision" -> entry.getValue().equals(typeInstances);
             default -> true;

@@ -75,10 +75,13 @@ public final class Replay {
             throw new ArchiveException("the record of decision " + decisionId
                     + " is not a decision record: it needs an endpoint, a request object and a result object");
         }
-        PolicyType type = registry.typeOfTarget(target).orElseThrow(() ->
+        Optional<io.arbiter.policytype.Chain> chain = registry.chain(target);
+        PolicyType type = chain.isPresent() ? null : registry.typeOfTarget(target).orElseThrow(() ->
                 new ArchiveException("decision " + decisionId + " was made for '" + target
                         + "', which this Arbiter does not decide"));
-        String policyType = type.name();
+        // a chain's record names each of its types' rules revisions, joined with '+'
+        String policyType = chain.map(found -> String.join("+", found.types())).orElseGet(() -> type.name());
+        Masks masks = chain.map(found -> io.arbiter.runtime.Decisions.masks(registry, found)).orElseGet(() -> type.masks());
         Map<String, String> lookedFor = ArchiveManifest.revisionsOf(result);
         if (lookedFor.isEmpty()) {
             throw new ArchiveException("the result of decision " + decisionId + " names no revision to look for");
@@ -91,7 +94,7 @@ public final class Replay {
         List<String> notes = new ArrayList<>();
         restored.changed().forEach(part -> notes.add("the archived part " + part
                 + " was changed after it was archived: the replay does not run under the snapshot the decision was made with"));
-        boolean masked = type.masks().requestWasMasked(request);
+        boolean masked = masks.requestWasMasked(request);
         if (masked) {
             notes.add("the request was logged with masked parameter values (serve without --log-parameters): the replay"
                     + " decides with " + Masks.MASK + " in their place, so what depends on them may differ");
@@ -114,7 +117,7 @@ public final class Replay {
         }
         if (masked && !after.refused()) {
             // the log masks the values the response repeats: compare masked with masked
-            after = new Evaluation(target, (ObjectNode) type.masks().maskResponse(after.result()), after.firings());
+            after = new Evaluation(target, (ObjectNode) masks.maskResponse(after.result()), after.firings());
         }
         return new Report(decisionId, target, lookedFor, manifest.get(), List.copyOf(notes), before, after);
     }

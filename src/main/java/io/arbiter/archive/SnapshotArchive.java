@@ -231,6 +231,15 @@ public final class SnapshotArchive {
         part.set("interfaces", JSON.valueToTree(catalog.interfaces()));
         part.set("types", JSON.valueToTree(catalog.types()));
         part.set("attributes", JSON.valueToTree(catalog.attributes()));
+        ObjectNode outputs = JSON.createObjectNode();
+        catalog.interfaces().forEach(iface -> {
+            if (!catalog.outputsOf(iface).isEmpty()) {
+                outputs.set(iface.toString(), JSON.valueToTree(catalog.outputsOf(iface)));
+            }
+        });
+        if (!outputs.isEmpty()) {
+            part.set("outputs", outputs); // absent from archives written before Interface outputs were read
+        }
         return part;
     }
 
@@ -481,10 +490,21 @@ public final class SnapshotArchive {
             return new Catalog(list(part, "implementations", new TypeReference<List<Implementation>>() { }),
                     list(part, "interfaces", new TypeReference<List<Ref>>() { }),
                     list(part, "types", new TypeReference<List<TypeDefinition>>() { }),
-                    list(part, "attributes", new TypeReference<List<Ref>>() { }));
+                    list(part, "attributes", new TypeReference<List<Ref>>() { }), outputs(part));
         } catch (IllegalArgumentException | NullPointerException e) {
             throw malformed(Part.CATALOG, revision, reason(e));
         }
+    }
+
+    private static Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs(JsonNode part) {
+        Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs = new java.util.LinkedHashMap<>();
+        var fields = part.path("outputs").fields();
+        while (fields.hasNext()) {
+            var field = fields.next();
+            outputs.put(Ref.parse(field.getKey()), JSON.convertValue(field.getValue(),
+                    new TypeReference<List<io.arbiter.model.OutputTypeInstance>>() { }));
+        }
+        return outputs;
     }
 
     private TypeInstanceStore loadTypeInstances(String revision) {

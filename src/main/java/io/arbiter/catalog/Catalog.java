@@ -31,6 +31,8 @@ public final class Catalog {
     private final Map<String, List<String>> interfaceRevisions;
     private final Map<Ref, TypeDefinition> types;
     private final Set<Ref> attributes;
+    /** Each Interface revision's declared outputs ({@code spec.output.typeInstances}), in manifest order. */
+    private final Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs;
     /** Every Type's JSON schema, compiled when the catalog is built so that no decision compiles one. */
     private final Map<Ref, TypeSchema> schemas;
     /**
@@ -48,12 +50,20 @@ public final class Catalog {
 
     public Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
                    Collection<TypeDefinition> types, Collection<Ref> attributes) {
-        this(implementations, interfaces, types, attributes, null, true);
+        this(implementations, interfaces, types, attributes, Map.of(), null, true);
+    }
+
+    /** {@code outputs}: each Interface revision's declared output TypeInstances. */
+    public Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
+                   Collection<TypeDefinition> types, Collection<Ref> attributes,
+                   Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs) {
+        this(implementations, interfaces, types, attributes, outputs, null, true);
     }
 
     /** {@code keepRevisions}: false for a request's Implementations, whose revisions must not enter a shared cache. */
     private Catalog(Collection<Implementation> implementations, Collection<Ref> interfaces,
-                    Collection<TypeDefinition> types, Collection<Ref> attributes, Map<Ref, TypeSchema> compiled,
+                    Collection<TypeDefinition> types, Collection<Ref> attributes,
+                    Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs, Map<Ref, TypeSchema> compiled,
                     boolean keepRevisions) {
         if (keepRevisions) {
             Revisions.keep(implementations.stream().flatMap(impl -> Stream.concat(Stream.of(impl.revision()),
@@ -71,6 +81,9 @@ public final class Catalog {
         this.types = types.stream().collect(Collectors.toUnmodifiableMap(TypeDefinition::ref, Function.identity(),
                 (first, second) -> first));
         this.attributes = Set.copyOf(attributes);
+        Map<Ref, List<io.arbiter.model.OutputTypeInstance>> declared = new LinkedHashMap<>();
+        outputs.forEach((iface, list) -> declared.put(iface, List.copyOf(list)));
+        this.outputs = Collections.unmodifiableMap(declared);
         this.schemas = compiled != null ? compiled : compile(this.types.values());
         Map<Implementation, List<ImplementationAttribute>> facts = new IdentityHashMap<>();
         this.implementations.forEach(impl -> facts.put(impl, ImplementationAttribute.of(impl)));
@@ -103,7 +116,7 @@ public final class Catalog {
      * Implementations replace the catalog's, while revisions and schemas still come from the catalog.
      */
     public Catalog withImplementations(Collection<Implementation> replacement) {
-        return new Catalog(replacement, interfaces(), types.values(), attributes, schemas, false);
+        return new Catalog(replacement, interfaces(), types.values(), attributes, outputs, schemas, false);
     }
 
     /**
@@ -113,15 +126,28 @@ public final class Catalog {
     public String revision() {
         String known = revision;
         if (known == null) {
-            known = ContentRevision.start()
+            ContentRevision start = ContentRevision.start()
                     .addCanonicalUnordered(implementations).add("")
                     .addCanonicalUnordered(interfaces()).add("")
                     .addCanonicalUnordered(types.values()).add("")
-                    .addCanonicalUnordered(attributes)
-                    .revision();
+                    .addCanonicalUnordered(attributes);
+            if (!outputs.isEmpty()) {
+                // an Interface's outputs decide which Types a step asks a backend for
+                start = start.add("").addCanonicalUnordered(outputs.entrySet().stream()
+                        .map(entry -> Map.entry(entry.getKey().toString(), entry.getValue())).toList());
+            }
+            known = start.revision();
             revision = known;
         }
         return known;
+    }
+
+    /**
+     * The TypeInstances an Interface revision declares as its output: what an Implementation of it produces. Empty for
+     * an Interface without outputs, or one the catalog has no manifest for.
+     */
+    public List<io.arbiter.model.OutputTypeInstance> outputsOf(Ref interfaceRef) {
+        return outputs.getOrDefault(interfaceRef, List.of());
     }
 
     /** Every Interface revision read from Interface manifests. */

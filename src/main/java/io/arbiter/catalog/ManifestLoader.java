@@ -37,6 +37,7 @@ public final class ManifestLoader {
 
     private final List<Implementation> implementations = new ArrayList<>();
     private final List<Ref> interfaces = new ArrayList<>();
+    private final java.util.Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs = new java.util.LinkedHashMap<>();
     private final List<TypeDefinition> types = new ArrayList<>();
     private final Map<Ref, String> typeFiles = new LinkedHashMap<>();
     private final List<Ref> attributes = new ArrayList<>();
@@ -91,7 +92,14 @@ public final class ManifestLoader {
         try {
             switch (kind) {
                 case "Implementation" -> implementations.add(ManifestParser.implementation(doc));
-                case "Interface" -> interfaces.add(ManifestParser.manifestRef(doc));
+                case "Interface" -> {
+                    Ref iface = ManifestParser.manifestRef(doc);
+                    interfaces.add(iface);
+                    List<io.arbiter.model.OutputTypeInstance> declared = ManifestParser.outputs(doc);
+                    if (!declared.isEmpty()) {
+                        outputs.putIfAbsent(iface, declared);
+                    }
+                }
                 case "Type" -> {
                     TypeDefinition type = ManifestParser.type(doc);
                     types.add(type);
@@ -107,7 +115,7 @@ public final class ManifestLoader {
 
     /** Type schemas are compiled with the catalog: one that cannot be is reported against the Type's file. */
     private CatalogLoadResult result() {
-        Catalog catalog = new Catalog(implementations, interfaces, types, attributes);
+        Catalog catalog = new Catalog(implementations, interfaces, types, attributes, outputs);
         typeFiles.forEach((type, file) -> catalog.schemaProblem(type).ifPresent(problem ->
                 problems.add(new LoadProblem(file, "Type " + type + ": spec.jsonSchema.value cannot be used: " + problem))));
         problems.forEach(problem -> LOG.warn("manifest problem {}", problem));
@@ -131,6 +139,23 @@ public final class ManifestLoader {
             String prefix = text(doc, "metadata", "prefix");
             String name = text(doc, "metadata", "name");
             return new Ref(prefix + "." + name, text(doc, "revision"));
+        }
+
+        /** An Interface's {@code spec.output.typeInstances}: name to {@code typeRef}, in manifest order. */
+        static List<io.arbiter.model.OutputTypeInstance> outputs(JsonNode doc) {
+            List<io.arbiter.model.OutputTypeInstance> outputs = new ArrayList<>();
+            var fields = doc.path("spec").path("output").path("typeInstances").fields();
+            while (fields.hasNext()) {
+                var field = fields.next();
+                JsonNode typeRef = field.getValue().path("typeRef");
+                if (!typeRef.path("path").isTextual() || !typeRef.path("revision").isTextual()) {
+                    throw new ManifestException("spec.output.typeInstances." + field.getKey()
+                            + ".typeRef needs a path and a revision");
+                }
+                outputs.add(new io.arbiter.model.OutputTypeInstance(field.getKey(),
+                        new Ref(typeRef.path("path").asText(), typeRef.path("revision").asText())));
+            }
+            return outputs;
         }
 
         static TypeDefinition type(JsonNode doc) {

@@ -15,8 +15,16 @@ import java.util.Objects;
  *                   fixes them at top level), so it may not name a field of the envelope
  * @param firedRules every rule that fired for this decision, in firing order
  * @param warnings   what the type warns about besides the runtime's own (a deprecated version)
+ * @param produced   the decision data this decision makes available to the types that consume it in a
+ *                   {@link Chain}, each under one of the type's {@link PolicyType#produces} declarations; what a
+ *                   decision did not decide (no Implementation selected) is absent
  */
-public record Decision(String outcome, Object result, List<FiredRule> firedRules, List<String> warnings) {
+public record Decision(String outcome, Object result, List<FiredRule> firedRules, List<String> warnings,
+                       java.util.Map<DecisionData, Object> produced) {
+
+    public Decision(String outcome, Object result, List<FiredRule> firedRules, List<String> warnings) {
+        this(outcome, result, firedRules, warnings, java.util.Map.of());
+    }
 
     /** The outcome of a decision whose type has no outcomes of its own. */
     public static final String DECIDED = "DECIDED";
@@ -26,6 +34,12 @@ public record Decision(String outcome, Object result, List<FiredRule> firedRules
         Objects.requireNonNull(result, "result");
         firedRules = List.copyOf(firedRules);
         warnings = List.copyOf(warnings);
+        produced = java.util.Map.copyOf(produced);
+    }
+
+    /** This decision, making {@code data} available to the types that consume it. */
+    public Decision producing(java.util.Map<DecisionData, Object> data) {
+        return new Decision(outcome, result, firedRules, warnings, data);
     }
 
     /** A decision of a type without outcomes or warnings of its own. */

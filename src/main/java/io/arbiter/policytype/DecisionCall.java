@@ -20,12 +20,48 @@ public final class DecisionCall {
     private final LocatedDocument request;
     private final Snapshot snapshot;
     private final List<String> warnings = new ArrayList<>();
+    private final java.util.Map<DecisionData, Object> consumed;
 
     public DecisionCall(PolicyType type, Target target, LocatedDocument request, Snapshot snapshot) {
+        this(type, target, request, snapshot, java.util.Map.of());
+    }
+
+    /**
+     * A call within a {@link Chain}: {@code consumed} holds what the earlier types of the chain produced of the data
+     * this type {@link PolicyType#consumes}, passed by the runtime.
+     */
+    public DecisionCall(PolicyType type, Target target, LocatedDocument request, Snapshot snapshot,
+                        java.util.Map<DecisionData, Object> consumed) {
         this.type = type;
         this.target = target;
         this.request = request;
         this.snapshot = snapshot;
+        this.consumed = java.util.Map.copyOf(consumed);
+    }
+
+    /**
+     * The decision data an earlier type of the chain produced, of a kind this type declares it consumes; empty when
+     * the call is not part of a chain, or the producer decided none.
+     */
+    public <T> java.util.Optional<T> consumed(DecisionData data, Class<T> kind) {
+        if (!type.consumes().contains(data)) {
+            throw new IllegalArgumentException("policy type '" + type.name() + "' reads " + data
+                    + ", which it does not declare it consumes");
+        }
+        return java.util.Optional.ofNullable(consumed.get(data)).map(kind::cast);
+    }
+
+    /** True when this call is a part of a {@link Chain}. */
+    public boolean chained() {
+        return chained;
+    }
+
+    private boolean chained;
+
+    /** Marks this call as a part of a chain (the runtime does, before the type decides). */
+    public DecisionCall inChain() {
+        this.chained = true;
+        return this;
     }
 
     public PolicyType type() {

@@ -12,8 +12,14 @@ public final class PolicyTypeRegistry {
 
     private final Map<String, PolicyType> byName = new LinkedHashMap<>();
     private final Map<String, PolicyType> byTarget = new LinkedHashMap<>();
+    private final Map<String, Chain> chains = new LinkedHashMap<>();
 
     public PolicyTypeRegistry(Collection<? extends PolicyType> types) {
+        this(types, List.of());
+    }
+
+    /** {@code chains}: targets decided by several of {@code types} in turn, each checked as it is registered. */
+    public PolicyTypeRegistry(Collection<? extends PolicyType> types, Collection<Chain> chains) {
         for (PolicyType type : types) {
             PolicyType previous = byName.putIfAbsent(type.name(), type);
             if (previous != null) {
@@ -32,6 +38,45 @@ public final class PolicyTypeRegistry {
             }
         }
         requireProduced(types);
+        chains.forEach(this::register);
+    }
+
+    /**
+     * Registers a chain: its target is new, its types are registered, and everything each type consumes is produced by
+     * a type before it in the chain.
+     */
+    private void register(Chain chain) {
+        String name = chain.target().name();
+        if (byTarget.containsKey(name) || chains.containsKey(name)) {
+            throw new IllegalStateException("decision target '" + name + "' is served twice: by a policy type and a chain, or by two chains");
+        }
+        java.util.Set<DecisionData> produced = new java.util.LinkedHashSet<>();
+        for (String typeName : chain.types()) {
+            PolicyType type = byName.get(typeName);
+            if (type == null) {
+                throw new IllegalStateException("chain '" + name + "' names policy type '" + typeName + "', which is not registered");
+            }
+            for (DecisionData data : type.consumes()) {
+                if (produced.isEmpty()) {
+                    break; // the first type of a chain decides from the request alone
+                }
+                if (!produced.contains(data)) {
+                    throw new IllegalStateException("chain '" + name + "': policy type '" + typeName + "' consumes " + data
+                            + ", which no type before it in the chain produces (they produce " + produced + ")");
+                }
+            }
+            produced.addAll(type.produces());
+        }
+        chains.put(name, chain);
+    }
+
+    /** The chain serving {@code target}, if a chain serves it. */
+    public Optional<Chain> chain(String target) {
+        return Optional.ofNullable(chains.get(target));
+    }
+
+    public List<Chain> chains() {
+        return List.copyOf(chains.values());
     }
 
     /** Each type consumes only data its producer declares; a producer that is not registered (a registry of some types only, for analysis) is not checked. */
@@ -47,9 +92,10 @@ public final class PolicyTypeRegistry {
         }
     }
 
-    /** Every {@link PolicyType} registered through {@code META-INF/services}. */
+    /** Every {@link PolicyType} and {@link Chain} registered through {@code META-INF/services}. */
     public static PolicyTypeRegistry discover() {
-        return new PolicyTypeRegistry(ServiceLoader.load(PolicyType.class).stream().map(ServiceLoader.Provider::get).toList());
+        return new PolicyTypeRegistry(ServiceLoader.load(PolicyType.class).stream().map(ServiceLoader.Provider::get).toList(),
+                ServiceLoader.load(ChainProvider.class).stream().flatMap(provider -> provider.get().chains().stream()).toList());
     }
 
     public List<PolicyType> types() {
@@ -66,10 +112,14 @@ public final class PolicyTypeRegistry {
 
     public Target target(String name) {
         PolicyType type = byTarget.get(name);
+        if (type == null && chains.containsKey(name)) {
+            return chains.get(name).target();
+        }
         return type == null ? null : type.targets().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
     }
 
     public List<Target> targets() {
-        return byName.values().stream().flatMap(type -> type.targets().stream()).toList();
+        return java.util.stream.Stream.concat(byName.values().stream().flatMap(type -> type.targets().stream()),
+                chains.values().stream().map(Chain::target)).toList();
     }
 }

@@ -248,6 +248,10 @@ public final class Decisions {
 
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
+        Optional<io.arbiter.policytype.Chain> chain = registry.chain(targetName);
+        if (chain.isPresent()) {
+            return decideChain(chain.get(), body, contentType, started);
+        }
         PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
                 new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
         Target target = registry.target(targetName);
@@ -280,6 +284,99 @@ public final class Decisions {
         audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
                 decision.firedRules(), body, request.tree(), decision.result(), json, type.masks()), System.nanoTime() - started);
         return new Decided(json);
+    }
+
+    /**
+     * Decides a chain's request: each type in turn, given what the types before it produced of what it consumes (a
+     * type whose consumed data was not produced is skipped: no Implementation, no backends). One envelope and one
+     * record: the result has one field per type's target ({@code implementation}, {@code backend}), null for a part
+     * that was skipped; the firings of every part in order, each phase named {@code target/phase}; the outcome is the
+     * first part's; the rules revision is each part's, joined with {@code +}.
+     */
+    private Decided decideChain(io.arbiter.policytype.Chain chain, byte[] body, String contentType, long started) {
+        String targetName = chain.target().name();
+        LocatedDocument request = parseRequest(body, contentType);
+        List<Problem> problems = JsonSchemas.problems(schema(chain.target()), request.tree()).stream()
+                .map(problem -> problem.locatedBy(request.locations())).toList();
+        if (!problems.isEmpty()) {
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
+                    "the request does not match the " + targetName + " schema: " + problems.get(0), problems);
+        }
+        Snapshot snapshot = current.get();
+        Map<io.arbiter.policytype.DecisionData, Object> produced = new java.util.LinkedHashMap<>();
+        Map<String, Object> results = new java.util.LinkedHashMap<>();
+        List<io.arbiter.engine.FiredRule> firings = new ArrayList<>();
+        List<Envelope.PhaseStart> phases = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        List<String> rulesRevisions = new ArrayList<>();
+        String outcome = null;
+        String version = null;
+        for (String typeName : chain.types()) {
+            PolicyType type = registry.type(typeName).orElseThrow();
+            Target part = type.targets().get(0);
+            boolean first = outcome == null;
+            Map<io.arbiter.policytype.DecisionData, Object> consumed = new java.util.LinkedHashMap<>();
+            for (io.arbiter.policytype.DecisionData data : type.consumes()) {
+                if (produced.containsKey(data)) {
+                    consumed.put(data, produced.get(data));
+                }
+            }
+            if (!first && !consumed.keySet().containsAll(type.consumes())) {
+                results.put(part.name(), null);
+                continue;
+            }
+            DecisionCall call = new DecisionCall(type, part, request, snapshot, consumed);
+            if (!first) {
+                call.inChain();
+            }
+            JsonNode requested = request.tree().path("apiVersion");
+            String partVersion = first && requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
+            call.requireUsableVersion(partVersion, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
+            Decision decision;
+            try {
+                decision = type.decide(call);
+            } catch (DecisionException e) {
+                throw located(e, request);
+            }
+            if (first) {
+                outcome = decision.outcome();
+                version = partVersion;
+            }
+            produced.putAll(decision.produced());
+            results.put(part.name(), decision.result());
+            int offset = firings.size();
+            List<io.arbiter.engine.FiredRule> partFirings = decision.firedRules().stream()
+                    .map(firing -> firing.renumbered(firing.order() + offset)).toList();
+            Envelope.phases(partFirings, call.ruleBase().phaseOfRule()).forEach(start ->
+                    phases.add(new Envelope.PhaseStart(part.name() + "/" + start.phase(), start.from())));
+            firings.addAll(partFirings);
+            warnings.addAll(decision.warnings());
+            warnings.addAll(call.warnings());
+            rulesRevisions.add(call.ruleBase().revision());
+        }
+        io.arbiter.policytype.Masks masks = masks(registry, chain);
+        Envelope envelope = new Envelope(UUID.randomUUID().toString(), targetName, String.join("+", chain.types()), version,
+                outcome, new ChainResult(results), firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
+                snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.revision(), warnings);
+        byte[] json = encode(envelope);
+        audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
+                firings, body, request.tree(), new ChainResult(results), json, masks), System.nanoTime() - started);
+        return new Decided(json);
+    }
+
+    /**
+     * What a chain's record masks: each part's request paths (every part reads the one request), and each part's
+     * response paths under its target's name.
+     */
+    public static io.arbiter.policytype.Masks masks(PolicyTypeRegistry registry, io.arbiter.policytype.Chain chain) {
+        List<String> request = new ArrayList<>();
+        List<String> response = new ArrayList<>();
+        for (String typeName : chain.types()) {
+            PolicyType type = registry.type(typeName).orElseThrow();
+            type.masks().request().stream().filter(path -> !request.contains(path)).forEach(request::add);
+            type.masks().response().forEach(path -> response.add(type.targets().get(0).name() + "." + path));
+        }
+        return new io.arbiter.policytype.Masks(request, response);
     }
 
     private static byte[] encode(Envelope envelope) {

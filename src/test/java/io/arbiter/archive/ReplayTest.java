@@ -42,6 +42,12 @@ class ReplayTest {
     static {
         REQUESTS.put("implementation", "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}");
         REQUESTS.put("backend", "{\"typeRefs\": [{\"path\": \"cap.type.helm.release.storage\", \"revision\": \"0.1.0\"}]}");
+        REQUESTS.put("step", """
+                {"interface": {"path": "cap.interface.database.postgresql.install"},
+                 "actionPolicy": {"apiVersion": "0.2.0", "typeInstance": {"rules": [
+                   {"typeRef": {"path": "cap.type.database.postgresql.config", "revision": "0.1.0"},
+                    "backend": {"id": "c268d3f5-8834-434b-bea2-b677793611c5"}}]}}}
+                """);
         REQUESTS.put("dependencies", """
                 {"apiVersion": "0.1.0", "clusterNamespace": "local-cluster",
                  "policies": [{"name": "app", "namespace": "policies",

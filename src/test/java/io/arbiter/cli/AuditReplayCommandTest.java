@@ -78,12 +78,12 @@ class AuditReplayCommandTest {
         assertTrue(run.out().contains("IDENTICAL: outcome SELECTED"), run.out());
     }
 
-    /** The README's replay example: its audit command, run on a log and an archive of our own, prints what it shows. */
+    /** The replay example of docs/audit.md: its audit command, run on a log and an archive of our own, prints what it shows. */
     @Test
     void theReadmeExampleRunsAndPrintsWhatItShows() throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(Path.of("docs/audit.md"));
         int marker = readme.indexOf("<!-- example: arbiter audit --replay -->");
-        assertTrue(marker >= 0, "the README has no replay example");
+        assertTrue(marker >= 0, "docs/audit.md has no replay example");
         java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```(sh|text)\n(.*?)```", java.util.regex.Pattern.DOTALL)
                 .matcher(readme.substring(marker));
         assertTrue(blocks.find());
@@ -104,7 +104,7 @@ class AuditReplayCommandTest {
         for (int i = 0; i < shown.size(); i++) {
             String pattern = java.util.Arrays.stream(shown.get(i).split("…", -1))
                     .map(java.util.regex.Pattern::quote).collect(java.util.stream.Collectors.joining(".*"));
-            assertTrue(printed.get(i).matches(pattern), "README shows '" + shown.get(i) + "', the command printed '" + printed.get(i) + "'");
+            assertTrue(printed.get(i).matches(pattern), "docs/audit.md shows '" + shown.get(i) + "', the command printed '" + printed.get(i) + "'");
         }
     }
 

@@ -97,9 +97,9 @@ class NewUserMessagesTest {
         CliRun run = CliRun.run("serve", "--help");
         String help = run.out().replaceAll("\\s+", " ");
         assertTrue(help.contains("a usual record takes 1.5 to 13 KB, any record at most 16 KiB"), help);
-        String readme = Files.readString(Path.of("README.md")).replaceAll("\\s+", " ");
-        assertTrue(readme.contains("usual records of 1.5 to 13 KB"), "README and help disagree");
-        assertTrue(readme.contains("A record takes at most 16 KiB"), "README and help disagree");
+        String readme = Files.readString(Path.of("docs/audit.md")).replaceAll("\\s+", " ");
+        assertTrue(readme.contains("usual records of 1.5 to 13 KB"), "docs/audit.md and help disagree");
+        assertTrue(readme.contains("A record takes at most 16 KiB"), "docs/audit.md and help disagree");
     }
 
     @Test

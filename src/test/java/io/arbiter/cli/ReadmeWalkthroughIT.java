@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Runs each shell walkthrough of the README (the code block after {@code <!-- walkthrough -->}) with bash in the
+ * Runs each shell walkthrough of the README and the docs (DOCS) (the code block after {@code <!-- walkthrough -->}) with bash in the
  * project folder, on the packaged jar ({@code java -jar target/arbiter.jar}, as written), and checks that the output
  * block after it ({@code <!-- output -->}) appears in what it printed: its lines in order, other lines between them
  * allowed, "…" standing for any text.
@@ -31,7 +31,17 @@ class ReadmeWalkthroughIT {
 
     @Test
     void everyWalkthroughPrintsWhatTheReadmeShows() throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
+        int walkthroughs = 0;
+        for (String doc : DOCS) {
+            walkthroughs += runWalkthroughs(Files.readString(Path.of(doc)));
+        }
+        assertTrue(walkthroughs > 0, "the docs have a walkthrough");
+    }
+
+    /** The docs whose walkthroughs run: the auditors' (replay, impact) and the analysts' (tests). */
+    static final java.util.List<String> DOCS = java.util.List.of("README.md", "docs/audit.md", "docs/analysts.md");
+
+    private int runWalkthroughs(String readme) throws Exception {
         var blocks = BLOCK.matcher(readme);
         int walkthroughs = 0;
         String script = null;
@@ -45,12 +55,12 @@ class ReadmeWalkthroughIT {
             script = null;
             walkthroughs++;
         }
-        assertTrue(walkthroughs > 0, "the README has a walkthrough");
+        return walkthroughs;
     }
 
     private String run(String script) throws IOException, InterruptedException {
         assertTrue(Files.isRegularFile(Path.of("target/arbiter.jar")),
-                "the walkthroughs run the packaged jar, as the README does: run them with mvn verify");
+                "the walkthroughs run the packaged jar, as the docs do: run them with mvn verify");
         Path file = Files.createTempFile("walkthrough", ".sh");
         Files.writeString(file, "set -euo pipefail\n" + script);
         Path err = Files.createTempFile("walkthrough", ".err");
@@ -81,7 +91,7 @@ class ReadmeWalkthroughIT {
                 at++;
             }
             if (at == lines.size()) {
-                fail("the README shows the line\n  " + line + "\nwhich the walkthrough did not print (in this order):\n" + out);
+                fail("the doc shows the line\n  " + line + "\nwhich the walkthrough did not print (in this order):\n" + out);
             }
             at++;
         }

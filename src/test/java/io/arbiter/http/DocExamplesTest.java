@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class DocExamplesTest {
 
-    static final List<String> DOCS = List.of("README.md", "docs/api.md", "docs/policy.md", "docs/lint.md");
+    static final List<String> DOCS = List.of("README.md", "docs/api.md", "docs/policy.md", "docs/lint.md",
+            "docs/rendering-engine.md");
     private static final Pattern EXAMPLE = Pattern.compile("<!--\\s*example:\\s*(GET|POST|PUT)\\s+(\\S+)\\s*-->");
     private static final Pattern RESPONSE = Pattern.compile("<!--\\s*response(?:\\s+(\\d{3}))?\\s*-->");
     private static final Pattern CURL_BODY = Pattern.compile("(?s)(?:-d|--data)\\s+'(.*?)'");

@@ -19,7 +19,7 @@ import java.lang.annotation.Target;
  *
  * <p>Without {@code JAZZER_FUZZ} every target runs once per input in {@code HostileInputFuzzTestInputs/<target>/}
  * (the seeds and every crash found so far, kept as regression inputs). {@code mvn verify} then fuzzes each target
- * in a JVM of its own for a fixed budget (Jazzer fuzzes one target per JVM); see the README's "Fuzzing" section.
+ * in a JVM of its own for a fixed budget (Jazzer fuzzes one target per JVM); see CONTRIBUTING.md, "Fuzzing".
  */
 class HostileInputFuzzTest {
 
@@ -60,6 +60,11 @@ class HostileInputFuzzTest {
     @HostileFuzz
     void implementation(byte[] input) {
         answeredWith4xxAtWorst(() -> Service.DECISIONS.decide("implementation", input, "application/json"));
+    }
+
+    @HostileFuzz
+    void step(byte[] input) {
+        answeredWith4xxAtWorst(() -> Service.DECISIONS.decide("step", input, "application/json"));
     }
 
     @HostileFuzz

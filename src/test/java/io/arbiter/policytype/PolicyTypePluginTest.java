@@ -84,6 +84,44 @@ class PolicyTypePluginTest {
     }
 
     @Test
+    void aChainWhoseConsumerComesBeforeItsProducerIsRefused() {
+        Chain unproduced = new Chain(new Target("unproduced", "implementation, then a type consuming what it does not produce",
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), null),
+                List.of("capact.implementation", "misspelt"));
+        class Misspelt extends ForwardingType {
+            Misspelt() {
+                super(new io.arbiter.decision.backend.BackendPolicyType());
+            }
+
+            @Override
+            public String name() {
+                return "misspelt";
+            }
+
+            @Override
+            public List<Target> targets() {
+                return List.of();
+            }
+
+            @Override
+            public List<DecisionData> consumes() {
+                return List.of(new DecisionData("capact.rollout", "anything"));
+            }
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> new PolicyTypeRegistry(
+                List.of(new ImplementationPolicyType(), new Misspelt()), List.of(unproduced)));
+        assertTrue(e.getMessage().contains("chain 'unproduced': policy type 'misspelt' consumes capact.rollout/anything,"
+                + " which no type before it in the chain produces"), e.getMessage());
+    }
+
+    @Test
+    void theStepChainIsRegisteredWithItsTarget() {
+        PolicyTypeRegistry registry = PolicyTypeRegistry.discover();
+        assertEquals(List.of("capact.implementation", "capact.backend"), registry.chain("step").orElseThrow().types());
+        assertTrue(registry.targets().stream().anyMatch(target -> target.name().equals("step")));
+    }
+
+    @Test
     void aTypeThatConsumesDataItsProducerDoesNotProduceIsRefused() {
         class Misspelt extends ForwardingType {
             Misspelt() {

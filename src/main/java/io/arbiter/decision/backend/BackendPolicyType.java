@@ -32,9 +32,12 @@ public final class BackendPolicyType extends AbstractPolicyType {
                         "Which storage backend stores TypeInstances of each given Type (a batch of typeRefs)."));
     }
 
+    /** In a chain (the step): the selected Implementation, whose outputs are the Types to decide backends for. */
+    public static final DecisionData SELECTED_IMPLEMENTATION = new DecisionData("capact.implementation", "selected-implementation");
+
     @Override
     public List<DecisionData> consumes() {
-        return List.of(new DecisionData("capact.implementation", "selected-rule"));
+        return List.of(SELECTED_IMPLEMENTATION);
     }
 
     @Override
@@ -43,8 +46,39 @@ public final class BackendPolicyType extends AbstractPolicyType {
             call.requireUsableVersion(PolicyParser.versionOf(call.request().tree().get("actionPolicy")), "$.actionPolicy",
                     DecisionException.Code.INVALID_POLICY);
         }
+        if (call.chained()) {
+            io.arbiter.model.SelectedImplementation selected =
+                    call.consumed(SELECTED_IMPLEMENTATION, io.arbiter.model.SelectedImplementation.class).orElseThrow();
+            BackendDecision decision = BackendDecider.decide(outputsOf(selected, call), call.snapshot(), call.ruleBase());
+            return Decision.of(new OutputBackends(call.snapshot().catalog().outputsOf(selected.interfaceRef()).stream()
+                    .map(io.arbiter.model.OutputTypeInstance::name).toList(), decision.backends()), decision.firedRules());
+        }
         BackendDecision decision = BackendDecider.decide(call.request(), call.snapshot(), call.ruleBase());
         return Decision.of(decision, decision.firedRules());
+    }
+
+    /**
+     * The backend request a chain's part decides: the Types of the TypeInstances the selected Implementation outputs
+     * (its Interface's {@code spec.output.typeInstances}, in manifest order), under the action policy of the chain's
+     * request. Java reads the catalog; the rules decide the backends as for {@code POST /v1/decisions/backend}.
+     */
+    static io.arbiter.document.LocatedDocument outputsOf(io.arbiter.model.SelectedImplementation selected, DecisionCall call) {
+        com.fasterxml.jackson.databind.node.ObjectNode body = io.arbiter.document.Documents.jsonMapper().createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode typeRefs = body.putArray("typeRefs");
+        for (io.arbiter.model.OutputTypeInstance output : call.snapshot().catalog().outputsOf(selected.interfaceRef())) {
+            typeRefs.addObject().put("path", output.typeRef().path()).put("revision", output.typeRef().revision());
+        }
+        if (call.request().tree().has("actionPolicy")) {
+            body.set("actionPolicy", call.request().tree().get("actionPolicy"));
+        }
+        return new io.arbiter.document.LocatedDocument(body, call.request().locations(), call.request().format());
+    }
+
+    /**
+     * The backend part of a chain: {@code backends} as {@code POST /v1/decisions/backend} answers them, one per
+     * output TypeInstance of the selected Implementation, and {@code outputs}, the name of each (the same order).
+     */
+    public record OutputBackends(List<String> outputs, List<BackendDecision.TypeBackend> backends) {
     }
 
     /** Additional parameter values in the action policy a request carries. */

@@ -46,9 +46,14 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
                         JsonSchemas.resource("/schemas/implementation-request.json"), CliOptions::new));
     }
 
+    /** The applied rule ({@code ImplementationDecision.AppliedRule}) of a decision that found one. */
+    public static final DecisionData SELECTED_RULE = new DecisionData(NAME, "selected-rule");
+    /** The selected Implementation and its Interface ({@link io.arbiter.model.SelectedImplementation}), when one was. */
+    public static final DecisionData SELECTED_IMPLEMENTATION = new DecisionData(NAME, "selected-implementation");
+
     @Override
     public List<DecisionData> produces() {
-        return List.of(new DecisionData(NAME, "selected-rule"), new DecisionData(NAME, "selected-implementation"));
+        return List.of(SELECTED_RULE, SELECTED_IMPLEMENTATION);
     }
 
     @Override
@@ -68,7 +73,15 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
         if (unknown != null) {
             warnings.add(unknown);
         }
-        return new Decision(decision.outcome().name(), decision, decision.firedRules(), warnings);
+        java.util.Map<DecisionData, Object> produced = new java.util.LinkedHashMap<>();
+        if (decision.rule() != null) {
+            produced.put(SELECTED_RULE, decision.rule());
+        }
+        if (decision.selected() != null) {
+            produced.put(SELECTED_IMPLEMENTATION,
+                    new io.arbiter.model.SelectedImplementation(decision.interfaceRef(), decision.selected()));
+        }
+        return new Decision(decision.outcome().name(), decision, decision.firedRules(), warnings).producing(produced);
     }
 
     /** Additional parameter values, in the policies a request carries and in what is injected. */
