@@ -33,8 +33,7 @@ import java.util.List;
 public final class BackendDecider {
 
     public static final String KIND = "backend";
-    public static final List<String> PHASES = List.of("merge-order", "backend-merge", "backend-effective",
-            "backend-candidates", "backend-levels", "backend-priority", "backend-builtin");
+    public static final List<String> PHASES = io.arbiter.engine.Phases.of(KIND);
 
     private BackendDecider() {
     }

@@ -36,15 +36,10 @@ public final class DependenciesDecider {
      * Sections 3 to 7 and 9: each policy's templates, compliance and what its pending templates wait on. These rules
      * join facts of one policy only.
      */
-    public static final List<String> GATING_PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union",
-            "deps-conflicts", "deps-first-conflict", "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name",
-            "deps-template-action", "deps-waiting", "deps-policy-compliance");
+    public static final List<String> GATING_PHASES = io.arbiter.engine.Phases.stage(KIND, "gating");
     /** PolicySets, waiting chains and cycles: across policies, over what gating derived. */
-    public static final List<String> REPORTING_PHASES = List.of("deps-set-members", "deps-set-unknown",
-            "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waited-on", "deps-chain",
-            "deps-graph", "deps-components", "deps-cycles");
-    public static final List<String> PHASES = java.util.stream.Stream.concat(GATING_PHASES.stream(),
-            REPORTING_PHASES.stream()).toList();
+    public static final List<String> REPORTING_PHASES = io.arbiter.engine.Phases.stage(KIND, "reporting");
+    public static final List<String> PHASES = io.arbiter.engine.Phases.of(KIND);
 
     /**
      * A request is gated in partitions (in parallel) of at least this many policies: below it, a session of its own

@@ -54,10 +54,7 @@ import static io.arbiter.engine.CompiledRuleBase.factsOf;
 public final class ImplementationDecider {
 
     public static final String KIND = "implementation";
-    public static final List<String> PHASES = List.of(
-            "merge-order", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
-            "rule-key", "rule-selection", "trial", "rejection", "matching", "outcome",
-            "selection", "offers", "overrides", "injection", "injection-checks");
+    public static final List<String> PHASES = io.arbiter.engine.Phases.of(KIND);
 
     /** Candidates are listed by path ascending, then revision descending (contract). */
     static final Comparator<Implementation> CANDIDATE_ORDER = Comparator.comparing(Implementation::path)
