@@ -90,8 +90,8 @@ public final class DependenciesDecider {
             for (int d = 0; d < dependencies.size(); d++) {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, served, sets)) {
-                    facts.add(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
-                            observed.byKey().get(dependency.lookupKey())));
+                    facts.add(new Declared(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
+                            observed.byKey().get(dependency.lookupKey()))));
                 }
             }
             policyWanted = facts.size() - policyWanted;
@@ -109,8 +109,8 @@ public final class DependenciesDecider {
                 for (int d = 0; d < extras.size(); d++) {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, served, sets)) {
-                        facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
-                                observed.byKey().get(dependency.lookupKey())));
+                        facts.add(new Declared(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
+                                observed.byKey().get(dependency.lookupKey()))));
                     }
                 }
                 templateDependencies += policyWanted + extraPosition;
@@ -152,7 +152,8 @@ public final class DependenciesDecider {
             } else if (fact instanceof Template template) {
                 templates++;
                 templatesOf.merge(template.policyIndex(), 1L, Long::sum);
-            } else if (fact instanceof Wanted wanted) {
+            } else if (fact instanceof Declared declared) {
+                Wanted wanted = declared.entry();
                 long weight = 1 + wanted.dependency().label().length() / 32;
                 if (wanted.source() == Source.POLICY) {
                     policyWanted.merge(wanted.policyIndex(), weight, Long::sum);
