@@ -6,7 +6,6 @@ import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.parser.DrlParser;
 import org.drools.drl.parser.DroolsParserException;
 import org.drools.model.codegen.ExecutableModelProject;
-import org.drools.base.definitions.rule.impl.RuleImpl;
 import org.drools.base.util.Drools;
 import org.kie.api.KieBase;
 import org.kie.api.definition.KieDefinition;
@@ -159,13 +158,15 @@ public final class RuleBaseBuilder {
         int rules = 0;
         List<String> problems = new ArrayList<>();
         java.util.Set<String> empty = new java.util.LinkedHashSet<>(phases);
+        Map<String, String> groups = new java.util.HashMap<>();
+        RuleSources.of(files).forEach(source -> groups.putIfAbsent(source.rule(), source.phase()));
         for (KiePackage pkg : kieBase.getKiePackages()) {
             for (Rule rule : pkg.getRules()) {
                 if (rule.getKnowledgeType() != KieDefinition.KnowledgeType.RULE) {
                     continue;
                 }
                 rules++;
-                String group = ruleflowGroupOf(rule);
+                String group = groups.get(rule.getPackageName() + "." + rule.getName());
                 if (group == null) {
                     problems.add(describe(rule, files) + " has no ruleflow-group; give it one of the phases " + phases);
                 } else if (!phases.contains(group)) {
@@ -201,15 +202,6 @@ public final class RuleBaseBuilder {
         } catch (DroolsParserException | RuntimeException e) {
             return false; // it compiled, so it parses; a file that does not is not the rule's
         }
-    }
-
-    /** The rule's ruleflow group: the public rule API does not expose the attributes, the rule implementation does. */
-    private static String ruleflowGroupOf(Rule rule) {
-        if (rule instanceof RuleImpl impl) {
-            String group = impl.getRuleFlowGroup();
-            return group != null && !group.isBlank() ? group : impl.isMainAgendaGroup() ? null : impl.getAgendaGroup();
-        }
-        throw new IllegalStateException("cannot read the ruleflow group of rule '" + rule.getName() + "'");
     }
 
     /**

@@ -52,7 +52,8 @@ public final class RuleSources {
                 if (rule.isQuery()) {
                     continue;
                 }
-                AttributeDescr group = rule.getAttributes().get("ruleflow-group");
+                AttributeDescr group = rule.getAttributes().getOrDefault("ruleflow-group",
+                        rule.getAttributes().get("agenda-group"));
                 String packageName = descr.getNamespace();
                 sources.add(new RuleSource(packageName + "." + rule.getName(), rule.getName(), packageName,
                         group == null ? null : group.getValue(), display, table ? null : rule.getLine(),

@@ -9,9 +9,7 @@ import io.arbiter.decision.backend.BackendFacts.BackendChoice;
 import io.arbiter.decision.backend.BackendFacts.BackendRule;
 import io.arbiter.decision.backend.BackendFacts.TypeQuery;
 import io.arbiter.decision.backend.BackendFacts.TypeRefPrefix;
-import io.arbiter.decision.merge.PolicyMergeFacts.ConfiguredRank;
-import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
-import io.arbiter.decision.merge.PolicyMergeFacts.SourceKind;
+import io.arbiter.decision.merge.PolicyMerge;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
@@ -33,8 +31,7 @@ import java.util.List;
 public final class BackendDecider {
 
     public static final String KIND = "backend";
-    public static final List<String> PHASES = List.of("merge-order", "backend-merge", "backend-effective",
-            "backend-candidates", "backend-levels", "backend-priority", "backend-builtin");
+    public static final List<String> PHASES = io.arbiter.engine.Phases.of(KIND);
 
     private BackendDecider() {
     }
@@ -51,16 +48,12 @@ public final class BackendDecider {
                                          boolean budgeted) {
         JsonNode body = request.tree();
         List<Object> policyFacts = new ArrayList<>();
-        if (body.hasNonNull("actionPolicy")) {
-            Policy action = actionPolicy(body.get("actionPolicy"), request, snapshot);
-            policyFacts.add(new PolicySource("actionPolicy", SourceKind.ACTION, 0, "$.actionPolicy"));
-            ruleFacts(action, "actionPolicy", "$.actionPolicy.", policyFacts);
+        Policy action = body.hasNonNull("actionPolicy") ? actionPolicy(body.get("actionPolicy"), request, snapshot) : null;
+        for (PolicyMerge.Sourced sourced : PolicyMerge.policies(action, snapshot.policy().policy(), List.of())) {
+            policyFacts.add(sourced.source());
+            ruleFacts(sourced.policy(), sourced.source().id(), sourced.prefix(), policyFacts);
         }
-        policyFacts.add(new PolicySource("global", SourceKind.GLOBAL, 0, "$"));
-        ruleFacts(snapshot.policy().policy(), "global", "", policyFacts);
-        for (int rank = 0; rank < snapshot.policyOrder().size(); rank++) {
-            policyFacts.add(new ConfiguredRank(SourceKind.valueOf(snapshot.policyOrder().get(rank)), rank + 1));
-        }
+        policyFacts.addAll(PolicyMerge.configuredRanks(snapshot.policyOrder()));
         // a Type's prefixes of the lengths the patterns' prefixes have: no other prefix can be a pattern's
         Set<Integer> patternLengths = new HashSet<>();
         for (Object fact : policyFacts) {

@@ -36,15 +36,10 @@ public final class DependenciesDecider {
      * Sections 3 to 7 and 9: each policy's templates, compliance and what its pending templates wait on. These rules
      * join facts of one policy only.
      */
-    public static final List<String> GATING_PHASES = List.of("deps-first-wins", "deps-policy-wants", "deps-union",
-            "deps-conflicts", "deps-first-conflict", "deps-judge", "deps-policy-unmet", "deps-template-state", "deps-template-name",
-            "deps-template-action", "deps-waiting", "deps-policy-compliance");
+    public static final List<String> GATING_PHASES = io.arbiter.engine.Phases.stage(KIND, "gating");
     /** PolicySets, waiting chains and cycles: across policies, over what gating derived. */
-    public static final List<String> REPORTING_PHASES = List.of("deps-set-members", "deps-set-unknown",
-            "deps-set-compliance", "deps-set-message", "deps-set-message-join", "deps-waited-on", "deps-chain",
-            "deps-graph", "deps-components", "deps-cycles");
-    public static final List<String> PHASES = java.util.stream.Stream.concat(GATING_PHASES.stream(),
-            REPORTING_PHASES.stream()).toList();
+    public static final List<String> REPORTING_PHASES = io.arbiter.engine.Phases.stage(KIND, "reporting");
+    public static final List<String> PHASES = io.arbiter.engine.Phases.of(KIND);
 
     /**
      * A request is gated in partitions (in parallel) of at least this many policies: below it, a session of its own
@@ -95,8 +90,8 @@ public final class DependenciesDecider {
             for (int d = 0; d < dependencies.size(); d++) {
                 String location = "policies[" + p + "].dependencies[" + d + "]";
                 for (Dependency dependency : canonical(dependencies.get(d), ns, clusterNs, served, sets)) {
-                    facts.add(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
-                            observed.byKey().get(dependency.lookupKey())));
+                    facts.add(new Declared(new Wanted(p, null, Source.POLICY, facts.size() - policyWanted, location, dependency,
+                            observed.byKey().get(dependency.lookupKey()))));
                 }
             }
             policyWanted = facts.size() - policyWanted;
@@ -114,8 +109,8 @@ public final class DependenciesDecider {
                 for (int d = 0; d < extras.size(); d++) {
                     String location = "policies[" + p + "].policyTemplates[" + t + "].extraDependencies[" + d + "]";
                     for (Dependency dependency : canonical(extras.get(d), ns, clusterNs, served, sets)) {
-                        facts.add(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
-                                observed.byKey().get(dependency.lookupKey())));
+                        facts.add(new Declared(new Wanted(p, fact, Source.EXTRA, extraPosition++, location, dependency,
+                                observed.byKey().get(dependency.lookupKey()))));
                     }
                 }
                 templateDependencies += policyWanted + extraPosition;
@@ -157,7 +152,8 @@ public final class DependenciesDecider {
             } else if (fact instanceof Template template) {
                 templates++;
                 templatesOf.merge(template.policyIndex(), 1L, Long::sum);
-            } else if (fact instanceof Wanted wanted) {
+            } else if (fact instanceof Declared declared) {
+                Wanted wanted = declared.entry();
                 long weight = 1 + wanted.dependency().label().length() / 32;
                 if (wanted.source() == Source.POLICY) {
                     policyWanted.merge(wanted.policyIndex(), weight, Long::sum);

@@ -133,7 +133,7 @@ public final class DependencyFacts {
      * POLICY: wanted once for the whole policy, and so for every template of it) or of a template's
      * {@code extraDependencies} (source EXTRA). A PolicySet entry expands to one per member, all at its location;
      * {@code position} orders an owner's entries; {@code object} is the observed object its key names, null when none
-     * is. A template's dependency set is the union of both: the rules delete the entries that add nothing to it (a
+     * is. A template's dependency set is the union of both: the rules drop the declared entries that add nothing to it (a
      * later one on the same object, a policy's entries when it has no templates), and judge the rest.
      */
     public record Wanted(int policyIndex, Template template, Source source, int position, String location,
@@ -166,6 +166,50 @@ public final class DependencyFacts {
 
         public String targetPolicy() {
             return dependency.targetPolicy();
+        }
+    }
+
+    /**
+     * A dependency entry as the request declares it. The gating rules derive the {@link Wanted} entries from these:
+     * every declared entry that no rule {@link Dropped drops} (a later one on the same object, a policy's entries when
+     * it has no templates).
+     */
+    public record Declared(Wanted entry) implements Fact, OfPolicy {
+        public int policyIndex() {
+            return entry.policyIndex();
+        }
+
+        public Template template() {
+            return entry.template();
+        }
+
+        public Source source() {
+            return entry.source();
+        }
+
+        public int position() {
+            return entry.position();
+        }
+
+        public String key() {
+            return entry.key();
+        }
+
+        public String compliance() {
+            return entry.compliance();
+        }
+
+        @Override
+        public String factId() {
+            return entry.factId();
+        }
+    }
+
+    /** A declared entry that adds nothing to its template's dependency set: it is not wanted. */
+    @FactId("dropped {declared.factId}")
+    public record Dropped(Declared declared) implements Fact, OfPolicy {
+        public int policyIndex() {
+            return declared.policyIndex();
         }
     }
 

@@ -25,6 +25,7 @@ import io.arbiter.decision.implementation.ImplementationFacts.Outcome;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
 import io.arbiter.decision.implementation.ImplementationFacts.Rejection;
 import io.arbiter.decision.implementation.ImplementationFacts.RuleKeyKind;
+import io.arbiter.decision.merge.PolicyMerge;
 import io.arbiter.decision.implementation.ImplementationFacts.Trial;
 import io.arbiter.decision.implementation.ImplementationFacts.Verdict;
 import io.arbiter.decision.implementation.ImplementationFacts.WinningItem;
@@ -54,10 +55,7 @@ import static io.arbiter.engine.CompiledRuleBase.factsOf;
 public final class ImplementationDecider {
 
     public static final String KIND = "implementation";
-    public static final List<String> PHASES = List.of(
-            "merge-order", "merge-items", "merge-absorb", "merge-survivors", "merge-index",
-            "rule-key", "rule-selection", "trial", "rejection", "matching", "outcome",
-            "selection", "offers", "overrides", "injection", "injection-checks");
+    public static final List<String> PHASES = io.arbiter.engine.Phases.of(KIND);
 
     /** Candidates are listed by path ascending, then revision descending (contract). */
     static final Comparator<Implementation> CANDIDATE_ORDER = Comparator.comparing(Implementation::path)
@@ -218,9 +216,7 @@ public final class ImplementationDecider {
         List<Object> facts = new ArrayList<>();
         facts.add(new InterfaceQuery(interfaceRef));
         policyFacts(policies(request, snapshot), interfaceRef.path(), store, facts);
-        for (int rank = 0; rank < snapshot.policyOrder().size(); rank++) {
-            facts.add(new ConfiguredRank(SourceKind.valueOf(snapshot.policyOrder().get(rank)), rank + 1));
-        }
+        facts.addAll(PolicyMerge.configuredRanks(snapshot.policyOrder()));
         catalogFacts(interfaceRef.path(), catalog, store, snapshot.platformTypeInstances(), facts);
 
         if (budgeted) {
@@ -272,23 +268,8 @@ public final class ImplementationDecider {
                         + " policies over several requests");
     }
 
-    /** One policy of the merge: where it comes from and what it says. */
-    record SourcedPolicy(PolicySource source, Policy policy, String prefix) {
-    }
-
-    static List<SourcedPolicy> policies(ImplementationRequest request, Snapshot snapshot) {
-        List<SourcedPolicy> policies = new ArrayList<>();
-        if (request.actionPolicy() != null) {
-            policies.add(new SourcedPolicy(new PolicySource("actionPolicy", SourceKind.ACTION, 0, "$.actionPolicy"),
-                    request.actionPolicy(), "$.actionPolicy."));
-        }
-        policies.add(new SourcedPolicy(new PolicySource("global", SourceKind.GLOBAL, 0, "$"), snapshot.policy().policy(), ""));
-        for (int i = 0; i < request.workflowPolicies().size(); i++) {
-            String location = "$.workflowPolicies[" + i + "]";
-            policies.add(new SourcedPolicy(new PolicySource("workflowPolicies[" + i + "]", SourceKind.WORKFLOW, i, location),
-                    request.workflowPolicies().get(i), location + "."));
-        }
-        return policies;
+    static List<PolicyMerge.Sourced> policies(ImplementationRequest request, Snapshot snapshot) {
+        return PolicyMerge.policies(request.actionPolicy(), snapshot.policy().policy(), request.workflowPolicies());
     }
 
     /** An absent revision means the highest one known for the path (catalog Interfaces and what Implementations implement). */
@@ -303,8 +284,8 @@ public final class ImplementationDecider {
      * The policies as written: every source, its rules keyed on the Interface's path or a pattern (only those can
      * apply), their items, and every inject entry with the Type the store resolves its id to (null when it cannot).
      */
-    static void policyFacts(List<SourcedPolicy> policies, String interfacePath, TypeInstanceStore store, List<Object> facts) {
-        for (SourcedPolicy sourced : policies) {
+    static void policyFacts(List<PolicyMerge.Sourced> policies, String interfacePath, TypeInstanceStore store, List<Object> facts) {
+        for (PolicyMerge.Sourced sourced : policies) {
             String sourceId = sourced.source().id();
             facts.add(sourced.source());
             Policy policy = sourced.policy();

@@ -27,10 +27,7 @@ import static io.arbiter.engine.CompiledRuleBase.factsOf;
 public final class RolloutDecider {
 
     public static final String KIND = "rollout";
-    public static final List<String> PHASES = List.of("rollout-groups", "rollout-rest-groups", "rollout-limits",
-            "rollout-limit-values", "rollout-limit-bounds", "rollout-status", "rollout-classify",
-            "rollout-new-clusters", "rollout-group-state", "rollout-start", "rollout-walk", "rollout-aggregate",
-            "rollout-aggregate-otherwise", "rollout-treatment");
+    public static final List<String> PHASES = io.arbiter.engine.Phases.of(KIND);
 
     private static final long MICROS_PER_SECOND = 1_000_000L;
 
