@@ -255,6 +255,7 @@ public final class ArbiterServer {
         router.put("/v1/decision-tables/:type/:name").handler(admin).handler(QueryParameters.only("dryRun"));
         router.post("/v1/impact").handler(admin).handler(QueryParameters.only("sweep", "recent", "limit"));
         router.post("/v1/policy/validate").handler(QueryParameters.only("as"));
+        router.post("/v1/decision-tables/:type/:name/validate").handler(QueryParameters.only());
         router.post("/v1/decisions/*").handler(QueryParameters.only());
         router.route().handler(ConnectionGuards::refuseUnreadableBodies);
         router.route().handler(ConnectionGuards.bodyArriving(memory));
@@ -280,6 +281,7 @@ public final class ArbiterServer {
         get(router, "/v1/decision-tables").handler(tables::list);
         get(router, "/v1/decision-tables/:type/:name").handler(tables::get);
         router.put("/v1/decision-tables/:type/:name").handler(tables::put);
+        router.post("/v1/decision-tables/:type/:name/validate").handler(tables::validate);
         get(router, "/healthz").handler(handlers::healthz);
         get(router, "/readyz").handler(handlers::readyz);
         get(router, "/v1/status").handler(handlers::status);

@@ -140,6 +140,17 @@ public final class OpenApi {
         ok(putTable, "{revision, snapshotRevision, warnings[]}; with dryRun=true, {revision, warnings[], impact}", "application/json");
         errors(putTable, 400, 401, 403, 409, 412, 413, 415, 422, 503);
 
+        ObjectNode validateTable = operation(paths, "/v1/decision-tables/{type}/{name}/validate", "post",
+                "validateDecisionTable", "Every problem of a candidate table, located at row and cell, without applying it",
+                "decision tables");
+        pathParameter(validateTable, "type", "a policy type, e.g. capact.backend");
+        pathParameter(validateTable, "name", "a table's file name without .drl.csv, e.g. backend-priority");
+        ObjectNode validateBody = validateTable.putObject("requestBody").put("required", true).putObject("content");
+        validateBody.putObject("text/csv").putObject("schema").put("type", "string");
+        validateBody.putObject("application/json").putObject("schema").put("type", "object");
+        ok(validateTable, "{valid, problems[{severity, path, row, column, problem}]}", "application/json");
+        errors(validateTable, 400, 413, 415);
+
         ObjectNode types = operation(paths, "/v1/policy-types", "get", "listPolicyTypes",
                 "Registered policy types: versions, support status, targets", "policy types");
         ok(types, "{policyTypes[]}", "application/json");

@@ -46,6 +46,22 @@ final class TableHandlers {
         Responses.json(ctx, 200, DecisionTables.view(decisions, table));
     }
 
+    /** {@code POST .../validate}: the problems of a candidate table at row and cell, nothing applied (no token). */
+    void validate(RoutingContext ctx) {
+        byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        String contentType = ctx.request().getHeader("Content-Type");
+        String type = ctx.pathParam("type");
+        String name = ctx.pathParam("name");
+        vertx.executeBlocking(() -> DecisionTables.validate(decisions, DecisionTables.find(decisions, type, name), body,
+                contentType), false).onComplete(result -> {
+            if (result.failed()) {
+                Responses.fail(ctx, result.cause());
+            } else {
+                Responses.json(ctx, 200, result.result());
+            }
+        });
+    }
+
     void put(RoutingContext ctx) {
         byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
         String contentType = ctx.request().getHeader("Content-Type");

@@ -200,6 +200,48 @@ public final class DecisionTables {
         return new Candidate(table, content, checked.snapshot(), checked.warnings());
     }
 
+    /**
+     * Every problem of a candidate table, located at row and cell, without applying it (the browser's lint as you
+     * type): {@code valid} is false when a PUT would refuse it; warnings are listed too.
+     */
+    public static Map<String, Object> validate(Decisions decisions, Table table, byte[] body, String contentType) {
+        List<Map<String, Object>> problems = new ArrayList<>();
+        boolean valid = true;
+        try {
+            Candidate candidate = candidate(decisions, table, content(body, contentType));
+            for (Finding warning : candidate.warnings()) {
+                if (warning.file() == null || warning.file().endsWith(table.folder() + "/" + table.file())) {
+                    problems.add(problem("warning", warning.path(), warning.line(), warning.column(), warning.problem()));
+                }
+            }
+        } catch (DecisionException e) {
+            if (e.code() != DecisionException.Code.INVALID_POLICY && e.code() != DecisionException.Code.INVALID_REQUEST) {
+                throw e;
+            }
+            valid = false;
+            for (Problem problem : e.problems()) {
+                problems.add(problem("error", problem.path(), problem.line(), problem.column(), problem.problem()));
+            }
+            if (problems.isEmpty()) {
+                problems.add(problem("error", "$", null, null, e.getMessage()));
+            }
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("valid", valid);
+        answer.put("problems", problems);
+        return answer;
+    }
+
+    private static Map<String, Object> problem(String severity, String path, Integer row, Integer column, String text) {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("severity", severity);
+        problem.put("path", path);
+        problem.put("row", row);
+        problem.put("column", column);
+        problem.put("problem", text);
+        return problem;
+    }
+
     /** A snapshot checked with the warnings lint still has for it. */
     public record Checked(Snapshot snapshot, List<Finding> warnings) {
     }

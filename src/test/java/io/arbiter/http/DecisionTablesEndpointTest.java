@@ -198,6 +198,24 @@ class DecisionTablesEndpointTest {
     }
 
     @Test
+    void validateLocatesProblemsWithoutATokenAndAppliesNothing() throws Exception {
+        String invalid = original().replace("Exact path without revision,backend-priority,PATH,", "Exact path without revision,backend-priority,PATHS,");
+
+        var bad = client.send("POST", TABLE + "/validate", "text/csv", invalid.getBytes());
+        var good = client.send("POST", TABLE + "/validate", "application/json", Documents.cells(pathRowLast()));
+
+        assertEquals(200, bad.status(), bad.body());
+        assertFalse(bad.json().path("valid").asBoolean(), bad.body());
+        boolean located = false;
+        for (JsonNode problem : bad.json().path("problems")) {
+            located |= problem.path("row").asInt() == 12 && problem.path("column").asInt() == 3;
+        }
+        assertTrue(located, bad.body());
+        assertTrue(good.json().path("valid").asBoolean(), good.body());
+        assertEquals(original(), Files.readString(tables.resolve("backend/backend-priority.drl.csv")));
+    }
+
+    @Test
     void aTableThatDoesNotCompileIsRefusedAtItsRow() throws Exception {
         String broken = original().replace("\"insert(new BackendChoice(", "\"insert(new NoSuchChoice(");
 
