@@ -41,7 +41,6 @@ async function edit(main, type, name, signal) {
   const nameColumn = columns.findIndex((c) => c.kind === 'NAME');
   let problems = [];
   let checking = false;
-  let checkedText = null;
 
   const cellsNow = () => [...before, ...rows, ...after];
   const rowNumber = (i) => firstData + i + 1;
@@ -86,23 +85,21 @@ async function edit(main, type, name, signal) {
     return [...local, ...problems];
   }
 
+  /** Builds the grid's rows (after a row is moved, added or deleted), then marks the problems. */
   function draw(focus) {
     body.replaceChildren(...rows.map((cells, i) => {
       const label = nameColumn >= 0 ? cells[nameColumn] : `row ${rowNumber(i)}`;
       return h('tr', {'data-row': rowNumber(i)},
         h('th', {scope: 'row'}, String(rowNumber(i))),
         columns.map((c, j) => {
-          const found = cellProblems(i, j).filter((p) => p.column === j + 1);
           const id = `cell-${i}-${j}`;
           const input = h('input', {id, value: cells[j] ?? '', 'aria-label': `${label}: ${c.header || c.kind}`,
-            list: c.allowed ? `allowed-${j}` : null, 'aria-invalid': found.some((p) => p.severity === 'error') ? 'true' : null,
-            'aria-describedby': found.length ? `${id}-problem` : null, class: c.kind === 'NAME' ? 'row-note' : null});
+            list: c.allowed ? `allowed-${j}` : null, class: c.kind === 'NAME' ? 'row-note' : null});
           input.addEventListener('input', () => {
             rows[i][j] = input.value;
-            changed({cell: [i, j]});
+            changed(null);
           });
-          return h('td', {class: found.some((p) => p.severity === 'error') ? 'cell-error' : found.length ? 'cell-warning' : null},
-            input, found.length ? h('span', {class: 'cell-problem', id: `${id}-problem`}, found.map((p) => p.problem).join('; ')) : '');
+          return h('td', null, input, h('span', {class: 'cell-problem', id: `${id}-problem`}));
         }),
         h('td', {class: 'row-actions'},
           h('button', {type: 'button', class: 'move-up', disabled: i === 0, 'aria-label': `Move ${label} up`,
@@ -112,7 +109,24 @@ async function edit(main, type, name, signal) {
           h('button', {type: 'button', class: 'delete-row', 'aria-label': `Delete ${label}`, onclick: () => remove(i)}, 'Delete')));
     }));
     if (focus?.cell) document.getElementById(`cell-${focus.cell[0]}-${focus.cell[1]}`)?.focus();
-    if (focus?.button) body.querySelectorAll(`tr`)[focus.button[0]]?.querySelector(focus.button[1])?.focus();
+    if (focus?.button) body.querySelectorAll('tr')[focus.button[0]]?.querySelector(focus.button[1])?.focus();
+    mark();
+  }
+
+  /** Marks each cell's problems on it (the inputs stay, so typing keeps its place), lists them all, enables Apply. */
+  function mark() {
+    rows.forEach((cells, i) => columns.forEach((c, j) => {
+      const input = document.getElementById(`cell-${i}-${j}`);
+      if (!input) return;
+      const found = cellProblems(i, j).filter((p) => p.column === j + 1);
+      const error = found.some((p) => p.severity === 'error');
+      if (error) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+      if (found.length) input.setAttribute('aria-describedby', `${input.id}-problem`);
+      else input.removeAttribute('aria-describedby');
+      input.parentElement.className = error ? 'cell-error' : found.length ? 'cell-warning' : '';
+      document.getElementById(`${input.id}-problem`).textContent = found.map((p) => p.problem).join('; ');
+    }));
     const every = allProblems();
     const errors = every.filter((p) => p.severity === 'error');
     problemList.replaceChildren(every.length ? h('ul', {class: errors.length ? 'error' : 'warnings'},
@@ -147,20 +161,21 @@ async function edit(main, type, name, signal) {
       const answer = (await call('POST', `${path}/validate`, text, {signal, contentType: 'application/json'})).json;
       if (text !== JSON.stringify({cells: cellsNow()})) return; // changed meanwhile: the next check answers
       problems = answer.problems;
-      checkedText = text;
     } catch (error) {
       problems = [{severity: 'error', problem: errorView(error)?.textContent || String(error)}];
     }
     checking = false;
-    draw(null);
+    mark();
   }, 300);
 
+  /** After an edit: a structural one rebuilds the grid (focus: where the focus goes), a cell's only re-marks it. */
   function changed(focus) {
     checking = true;
     impactResult.replaceChildren();
     applyResult.replaceChildren();
-    problems = problems.filter(() => false);
-    draw(focus);
+    problems = [];
+    if (focus) draw(focus);
+    else mark();
     lint();
   }
 
