@@ -35,6 +35,22 @@ public interface TableSource {
         }
     }
 
+    /**
+     * The live snapshot with the candidate's rule bases of the types that read {@code folder}: a policy replaced, or a
+     * reload applied, since the candidate was built stays.
+     */
+    static Snapshot onLive(Decisions decisions, Snapshot candidate, String folder) {
+        Snapshot live = decisions.snapshot();
+        java.util.Map<String, io.arbiter.engine.CompiledRuleBase> ruleBases = new java.util.LinkedHashMap<>(live.ruleBases());
+        for (io.arbiter.policytype.PolicyType type : decisions.registry().types()) {
+            if (type.ruleSet().folders().contains(folder) && candidate.ruleBases().containsKey(type.name())) {
+                ruleBases.put(type.name(), candidate.ruleBase(type.name()));
+            }
+        }
+        return new Snapshot(live.policy(), ruleBases, live.catalog(), live.typeInstances(), live.platformTypeInstances(),
+                live.policyOrder());
+    }
+
     /** The packaged tables: nothing to write to, so an edit is a 409 that says how to serve writable tables. */
     static TableSource packaged() {
         return (folder, file, content, liveRevision, type, candidate) -> {
@@ -86,7 +102,7 @@ public interface TableSource {
                             + " written, so the table is unchanged: " + (e instanceof java.nio.file.AccessDeniedException
                             ? "permission denied" : "an I/O error"), e);
                 }
-                decisions.swap(candidate);
+                decisions.swap(onLive(decisions, candidate, folder));
                 return null;
             }
         };
