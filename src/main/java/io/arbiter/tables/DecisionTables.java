@@ -209,8 +209,12 @@ public final class DecisionTables {
         boolean valid = true;
         try {
             Candidate candidate = candidate(decisions, table, content(body, contentType));
+            // what the live table already has (the backend table's BUILTIN left to the default) is not the edit's
+            Set<String> live = new LinkedHashSet<>();
+            TableLint.rowFindings(List.of(table.ruleFile())).forEach(f -> live.add(f.code() + " " + f.problem()));
             for (Finding warning : candidate.warnings()) {
-                if (warning.file() == null || warning.file().endsWith(table.folder() + "/" + table.file())) {
+                if ((warning.file() == null || warning.file().endsWith(table.folder() + "/" + table.file()))
+                        && !live.contains(warning.code() + " " + warning.problem())) {
                     problems.add(problem("warning", warning.path(), warning.line(), warning.column(), warning.problem()));
                 }
             }
