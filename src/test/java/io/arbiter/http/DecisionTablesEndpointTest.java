@@ -273,6 +273,37 @@ class DecisionTablesEndpointTest {
         }
     }
 
+    /** With --watch the file is written too; the watcher then loads the same content, and the edit stays. */
+    @Test
+    void withWatchTheFileIsWrittenAndTheWatcherKeepsTheEdit() throws Exception {
+        Path watched = dir.resolve("watched");
+        Path rules = io.arbiter.testing.TestFiles.copyTree(Path.of("rules"), watched.resolve("rules"));
+        Path folders = io.arbiter.testing.TestFiles.copyTree(Path.of("decision-tables"), watched.resolve("decision-tables"));
+        io.arbiter.testing.TestFiles.copyTree(Path.of("src/test/resources/rules"), rules);
+        io.arbiter.testing.TestFiles.copyTree(Path.of("src/test/resources/decision-tables"), folders);
+        ArbiterServer watching = TestServers.start(new ServerOptions("127.0.0.1", 0, Settings.embedded().withRules(rules, folders),
+                TOKEN, TestServers.SHUTDOWN_GRACE, io.arbiter.audit.AuditSettings.OFF, true).withWatchSettle(Duration.ofMillis(100)));
+        Signal reloaded = new Signal();
+        watching.decisions().onReload(state -> reloaded.run());
+        try {
+            HttpTestClient watchingClient = new HttpTestClient(watching.port());
+            String etag = watchingClient.get(TABLE).header("ETag");
+
+            var answer = watchingClient.send("PUT", TABLE, "text/csv", pathRowLast().getBytes(), "Authorization",
+                    "Bearer " + TOKEN, "If-Match", etag);
+
+            assertEquals(200, answer.status(), answer.body());
+            assertEquals(pathRowLast(), Files.readString(folders.resolve("backend/backend-priority.drl.csv")));
+            long reloads = watching.decisions().reloadState().reloads();
+            reloaded.await(() -> watching.decisions().reloadState().reloads() > reloads, Duration.ofSeconds(60),
+                    () -> "the watcher did not reload: " + watching.decisions().reloadState());
+            assertEquals(answer.header("ETag"), watchingClient.get(TABLE).header("ETag"), "the watcher loaded the written table");
+            assertEquals(null, watching.decisions().reloadState().lastReloadError());
+        } finally {
+            watching.stop();
+        }
+    }
+
     @Test
     void impactTakesCandidateTablesAndRuleFiles() throws Exception {
         String body = "{\"candidate\": {\"tables\": {\"capact.backend/backend-priority\": "
