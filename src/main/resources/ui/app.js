@@ -1,4 +1,4 @@
-// The decision explorer: one page, a view per hash route (#/, #/decision, #/dependencies, #/rollout, #/lookup, #/policy).
+// The decision explorer: one page, a view per hash route (#/, #/decision, #/dependencies, #/rollout, #/lookup, #/policy, #/tables).
 import {h} from './dom.js';
 import {errorView, forgetToken, showTokenState} from './api.js';
 import * as catalog from './views/catalog.js';
@@ -7,8 +7,9 @@ import * as dependencies from './views/dependencies.js';
 import * as rollout from './views/rollout.js';
 import * as lookup from './views/lookup.js';
 import * as policy from './views/policy.js';
+import * as tables from './views/tables.js';
 
-const VIEWS = {'': catalog, catalog, decision, dependencies, rollout, lookup, policy};
+const VIEWS = {'': catalog, catalog, decision, dependencies, rollout, lookup, policy, tables};
 
 function parseHash() {
   const hash = location.hash.replace(/^#\/?/, '');

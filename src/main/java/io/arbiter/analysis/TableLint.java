@@ -51,23 +51,58 @@ public final class TableLint {
                         e.getMessage()));
                 continue;
             }
-            Map<String, DecisionTable> tables = new LinkedHashMap<>();
-            for (RuleBaseBuilder.RuleFile file : files) {
-                if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
-                    DecisionTable table = DecisionTable.parse(file.name(), file.content());
-                    tables.put(file.name(), table);
-                    findings.addAll(rowChecks(table, firedRules));
-                }
-            }
-            RuleBaseBuilder.Check check = RuleBaseBuilder.check(type.name(), files);
-            List<Finding> compileErrors = compileErrors(check, type, tables);
-            findings.addAll(compileErrors);
-            if (compileErrors.isEmpty()) {
-                findings.addAll(ruleBaseChecks(type, files, check));
-            }
+            findings.addAll(lintFiles(type, files, firedRules));
         }
         return findings.stream().map(f -> f.file() == null ? f : f.inFile(display(f.file(), rulesRoot, tablesRoot)))
                 .distinct().sorted(Finding.ORDER).toList();
+    }
+
+    /**
+     * Lint of one policy type's rule files as given (a candidate table edited over HTTP, say): the row checks, the
+     * compile errors located at row and cell, and the type's own rule-base checks. Files keep their
+     * {@code <folder>/<file>} names.
+     */
+    public static List<Finding> lintFiles(PolicyType type, List<RuleBaseBuilder.RuleFile> files, Set<String> firedRules) {
+        List<Finding> findings = new ArrayList<>();
+        Map<String, DecisionTable> tables = new LinkedHashMap<>();
+        for (RuleBaseBuilder.RuleFile file : files) {
+            if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
+                DecisionTable table = DecisionTable.parse(file.name(), file.content());
+                tables.put(file.name(), table);
+                findings.addAll(rowChecks(table, firedRules));
+            }
+        }
+        RuleBaseBuilder.Check check = RuleBaseBuilder.check(type.name(), files);
+        List<Finding> compileErrors = compileErrors(check, type, tables);
+        findings.addAll(compileErrors);
+        if (compileErrors.isEmpty()) {
+            findings.addAll(ruleBaseChecks(type, files, check));
+        }
+        return findings;
+    }
+
+    /** The checks of the rows of each CSV table of {@code files}, without compiling (cheap: for a baseline). */
+    public static List<Finding> rowFindings(List<RuleBaseBuilder.RuleFile> files) {
+        List<Finding> findings = new ArrayList<>();
+        for (RuleBaseBuilder.RuleFile file : files) {
+            if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
+                findings.addAll(rowChecks(DecisionTable.parse(file.name(), file.content()), null));
+            }
+        }
+        return findings;
+    }
+
+    /** The constants an enumerated condition column ({@code x == Enum.$param}) allows, or null for a free column. */
+    static List<String> allowedValues(DecisionTable file, Table table, int column) {
+        Matcher matcher = ENUM_PARAM.matcher(table.code().cell(column));
+        if (!matcher.find()) {
+            return null;
+        }
+        Class<?> type = resolve(file.imports(), matcher.group(1));
+        if (type == null || !type.isEnum()) {
+            return null;
+        }
+        return Arrays.stream(type.getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).toList();
     }
 
     private static String display(String file, Path rulesRoot, Path tablesRoot) {

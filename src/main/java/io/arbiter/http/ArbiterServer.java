@@ -86,6 +86,9 @@ public final class ArbiterServer {
                     // a reload from any source reports rules that do not compile as lint does
                     decisions.explainReloadFailuresWith(failure ->
                             CompileProblems.located(failure, registry, options.settings()).orElse(null));
+                    if (options.kubernetes() == null && options.settings().tablesDir() != null) {
+                        decisions.useTableSource(io.arbiter.runtime.TableSource.files(decisions, options.settings().tablesDir()));
+                    }
                     if (options.watch()) {
                         decisions.useSource(PolicySource.watchedFiles(options.settings().policyFile()));
                         try {
@@ -249,8 +252,10 @@ public final class ArbiterServer {
         // What the head alone refuses, before the body is read (and before a client expecting 100 Continue is asked
         // for it): who may administer, which query parameters a route reads, which bodies it can read.
         router.put("/v1/policy").handler(admin).handler(QueryParameters.only("dryRun"));
+        router.put("/v1/decision-tables/:type/:name").handler(admin).handler(QueryParameters.only("dryRun"));
         router.post("/v1/impact").handler(admin).handler(QueryParameters.only("sweep", "recent", "limit"));
         router.post("/v1/policy/validate").handler(QueryParameters.only("as"));
+        router.post("/v1/decision-tables/:type/:name/validate").handler(QueryParameters.only());
         router.post("/v1/decisions/*").handler(QueryParameters.only());
         router.route().handler(ConnectionGuards::refuseUnreadableBodies);
         router.route().handler(ConnectionGuards.bodyArriving(memory));
@@ -272,6 +277,11 @@ public final class ArbiterServer {
         router.put("/v1/policy").handler(handlers::putPolicy);
         router.post("/v1/policy/validate").handler(handlers::validatePolicy);
         router.post("/v1/impact").handler(handlers::impact);
+        TableHandlers tables = new TableHandlers(vertx, decisions);
+        get(router, "/v1/decision-tables").handler(tables::list);
+        get(router, "/v1/decision-tables/:type/:name").handler(tables::get);
+        router.put("/v1/decision-tables/:type/:name").handler(tables::put);
+        router.post("/v1/decision-tables/:type/:name/validate").handler(tables::validate);
         get(router, "/healthz").handler(handlers::healthz);
         get(router, "/readyz").handler(handlers::readyz);
         get(router, "/v1/status").handler(handlers::status);

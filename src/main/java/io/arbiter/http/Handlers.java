@@ -156,7 +156,9 @@ final class Handlers {
         } catch (IllegalArgumentException e) {
             throw new ApiError(400, "INVALID_REQUEST", e.getMessage(), List.of(io.arbiter.document.Problem.at("$query", e.getMessage())));
         }
-        respond(ctx, body.length, () -> Responses.encode(LiveImpact.ofPolicy(decisions, body, contentType, scope)));
+        respond(ctx, body.length, () -> Responses.encode(TableHandlers.candidate(decisions, body, contentType)
+                .map(candidate -> LiveImpact.of(decisions, candidate, scope))
+                .orElseGet(() -> LiveImpact.ofPolicy(decisions, body, contentType, scope))));
     }
 
     private static boolean booleanParam(RoutingContext ctx, String name, boolean absent) {

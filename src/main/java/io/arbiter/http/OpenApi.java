@@ -123,7 +123,8 @@ public final class OpenApi {
 
         ObjectNode impact = operation(paths, "/v1/impact", "post", "policyImpact",
                 "What the policy in the body would decide differently from the live one, over a sweep of the catalog"
-                        + " and the recent decisions; nothing is applied", "policy");
+                        + " and the recent decisions; nothing is applied. The body may instead be {\"candidate\": {\"policy\","
+                        + " \"tables\": {\"<type>/<name>\": csv}, \"rules\": {\"<folder>/<file>.drl\": drl}}}", "policy");
         admin(impact);
         for (String flag : List.of("sweep", "recent")) {
             impact.withArray("parameters").addObject().put("name", flag).put("in", "query").put("required", false)
@@ -134,6 +135,45 @@ public final class OpenApi {
         requestBody(impact, "#/components/schemas/Policy");
         ok(impact, "{decisions, changed, refired, byKind, bySource, changes[]}", "Impact");
         errors(impact, 400, 401, 403, 413, 415, 422);
+
+        ok(operation(paths, "/v1/decision-tables", "get", "listDecisionTables",
+                "Every decision table of every policy type, with its revision and the rules it feeds", "decision tables"),
+                "{tables[{type, name, file, revision, rulesRevision, rules[]}]}", "application/json");
+        ObjectNode table = operation(paths, "/v1/decision-tables/{type}/{name}", "get", "getDecisionTable",
+                "One decision table as a grid (cells, notes, columns with headers and allowed values, rows) or as its CSV"
+                        + " (Accept: text/csv); its revision is the ETag", "decision tables");
+        pathParameter(table, "type", "a policy type, e.g. capact.backend");
+        pathParameter(table, "name", "a table's file name without .drl.csv, e.g. backend-priority");
+        ok(table, "the table", "application/json", "text/csv");
+        ObjectNode putTable = operation(paths, "/v1/decision-tables/{type}/{name}", "put", "replaceDecisionTable",
+                "Replace a decision table at its source (the file under --decision-tables, or the ConfigMap"
+                        + " <instance>-rules-<folder>) after the checks of a reload: lint problems located at row and cell,"
+                        + " a value the edit leaves undecided refused; packaged tables are a 409", "decision tables");
+        pathParameter(putTable, "type", "a policy type, e.g. capact.backend");
+        pathParameter(putTable, "name", "a table's file name without .drl.csv, e.g. backend-priority");
+        putTable.putArray("security").addObject().putArray("adminToken");
+        putTable.withArray("parameters").addObject().put("name", "If-Match").put("in", "header").put("required", false)
+                .putObject("schema").put("type", "string");
+        putTable.withArray("parameters").addObject().put("name", "dryRun").put("in", "query").put("required", false)
+                .put("description", "true: apply nothing; answer the impact of the table")
+                .putObject("schema").put("type", "boolean");
+        ObjectNode tableBody = putTable.putObject("requestBody").put("required", true).putObject("content");
+        tableBody.putObject("text/csv").putObject("schema").put("type", "string");
+        tableBody.putObject("application/json").putObject("schema").put("type", "object")
+                .put("description", "{\"cells\": [[\"...\"]]}: every row of the CSV as an array of strings");
+        ok(putTable, "{revision, snapshotRevision, warnings[]}; with dryRun=true, {revision, warnings[], impact}", "application/json");
+        errors(putTable, 400, 401, 403, 409, 412, 413, 415, 422, 503);
+
+        ObjectNode validateTable = operation(paths, "/v1/decision-tables/{type}/{name}/validate", "post",
+                "validateDecisionTable", "Every problem of a candidate table, located at row and cell, without applying it",
+                "decision tables");
+        pathParameter(validateTable, "type", "a policy type, e.g. capact.backend");
+        pathParameter(validateTable, "name", "a table's file name without .drl.csv, e.g. backend-priority");
+        ObjectNode validateBody = validateTable.putObject("requestBody").put("required", true).putObject("content");
+        validateBody.putObject("text/csv").putObject("schema").put("type", "string");
+        validateBody.putObject("application/json").putObject("schema").put("type", "object");
+        ok(validateTable, "{valid, problems[{severity, path, row, column, problem}]}", "application/json");
+        errors(validateTable, 400, 413, 415);
 
         ObjectNode types = operation(paths, "/v1/policy-types", "get", "listPolicyTypes",
                 "Registered policy types: versions, support status, targets", "policy types");

@@ -44,8 +44,15 @@ public final class LiveImpact {
 
     /** Throws {@link io.arbiter.decision.DecisionException} ({@code INVALID_POLICY}) for a policy PUT would refuse. */
     public static ImpactReport ofPolicy(Decisions live, byte[] policy, String contentType, Scope scope) {
+        return of(live, live.withCandidatePolicy(policy, contentType), scope);
+    }
+
+    /**
+     * The impact of any candidate snapshot (another policy, edited decision tables or rule files, or both) against the
+     * live one, over the same sweep and recent decisions.
+     */
+    public static ImpactReport of(Decisions live, io.arbiter.decision.Snapshot candidate, Scope scope) {
         var baseline = live.snapshot();
-        var candidate = live.withCandidatePolicy(policy, contentType);
         List<Probe> probes = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         if (scope.sweep()) {

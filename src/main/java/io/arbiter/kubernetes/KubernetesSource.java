@@ -44,7 +44,7 @@ import java.util.stream.Stream;
  * and as an Event on each ConfigMap that changed. {@code PUT /v1/policy} writes the policy ConfigMap, conditional on
  * the resourceVersion it read, and answers once this replica serves the new content.
  */
-public final class KubernetesSource implements PolicySource {
+public final class KubernetesSource implements PolicySource, io.arbiter.runtime.TableSource {
 
     private static final Logger LOG = LoggerFactory.getLogger(KubernetesSource.class);
 
@@ -164,6 +164,7 @@ public final class KubernetesSource implements PolicySource {
     public void attach(Decisions decisions) {
         this.decisions = decisions;
         decisions.useSource(this);
+        decisions.useTableSource(this);
         decisions.audit().metrics().gauge("arbiter.source.stale",
                 "1 while the API server cannot be reached and the last content it gave serves", () -> stale ? 1 : 0);
         decisions.audit().metrics().gauge("arbiter.source.revision.skew",
@@ -394,23 +395,79 @@ public final class KubernetesSource implements PolicySource {
         return new Replaced(wanted, null);
     }
 
+    /**
+     * Writes a decision table to its folder's ConfigMap ({@code <instance>-rules-<folder>}, key {@code <file>}), on
+     * condition that the key holds the revision this replica serves and that the resourceVersion read with it is still
+     * current; then waits until this replica serves the candidate's rule base for {@code type}.
+     */
+    @Override
+    public String write(String folder, String file, byte[] content, String liveRevision, String type, Snapshot candidate) {
+        String name = ConfigMapNames.rules(settings.instance(), folder);
+        for (int attempt = 1; ; attempt++) {
+            ConfigMap current;
+            try {
+                current = client.configMaps().inNamespace(namespace).withName(name).get();
+            } catch (KubernetesClientException e) {
+                throw unavailable("read", name, e);
+            }
+            if (current == null) {
+                throw new PolicySource.SourceOfTruthException("the decision table " + folder + "/" + file + " is packaged:"
+                        + " no ConfigMap " + name + " holds the folder " + folder + " in namespace " + namespace
+                        + "; create it with the folder's files (docs/kubernetes.md), then PUT again");
+            }
+            String held = current.getData() == null ? null : current.getData().get(file);
+            String heldRevision = held == null ? "absent" : io.arbiter.runtime.TableSource.revisionOf(
+                    held.getBytes(StandardCharsets.UTF_8));
+            if (!heldRevision.equals(liveRevision)) {
+                throw new Decisions.StaleRevisionException("the decision table changed: ConfigMap " + name + " key " + file
+                        + " holds revision " + heldRevision + ", not the " + liveRevision + " this replica serves; GET it again");
+            }
+            ConfigMap updated = new ConfigMapBuilder(current).addToData(file, new String(content, StandardCharsets.UTF_8)).build();
+            try {
+                client.configMaps().inNamespace(namespace).resource(updated)
+                        .lockResourceVersion(current.getMetadata().getResourceVersion()).update();
+                break;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw unavailable("update", name, e);
+                }
+                if (attempt == WRITE_ATTEMPTS) {
+                    throw new PolicySource.SourceUnavailableException("the ConfigMap " + name + " changed under each of "
+                            + WRITE_ATTEMPTS + " attempts to write it; the table is unchanged, PUT again");
+                }
+            }
+        }
+        String wanted = candidate.ruleBase(type).revision();
+        awaitServed(() -> decisions.snapshot().ruleBase(type).revision().equals(wanted), "the decision table", null);
+        return null;
+    }
+
     private PolicySource.SourceUnavailableException unavailable(String action, String name, KubernetesClientException e) {
         return new PolicySource.SourceUnavailableException("cannot " + action + " the ConfigMap " + name + " in namespace "
                 + namespace + ": " + reason(e) + "; the policy is unchanged", e);
     }
 
     /** Waits until this replica serves {@code policyRevision}; a refusal of it, or the apply timeout, is a 503. */
-    private synchronized void awaitServed(String policyRevision) {
+    private void awaitServed(String policyRevision) {
+        awaitServed(() -> decisions.snapshot().policy().revision().equals(policyRevision), "the policy", policyRevision);
+    }
+
+    /**
+     * Waits until {@code served} holds; a refusal (of the policy revision, when given; else of any content that is the
+     * latest), or the apply timeout, is a 503.
+     */
+    private synchronized void awaitServed(java.util.function.BooleanSupplier served, String what, String policyRevision) {
         long deadline = System.nanoTime() + settings.applyTimeout().toNanos();
-        while (!decisions.snapshot().policy().revision().equals(policyRevision)) {
+        while (!served.getAsBoolean()) {
             Refusal last = refused;
-            if (last != null && policyRevision.equals(last.policyRevision())) {
-                throw new PolicySource.SourceUnavailableException("the policy was written to the ConfigMap, but this replica"
+            if (last != null && (policyRevision != null ? policyRevision.equals(last.policyRevision())
+                    : last.revision().equals(content().revision()))) {
+                throw new PolicySource.SourceUnavailableException(what + " was written to the ConfigMap, but this replica"
                         + " refused the content: " + last.error());
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new PolicySource.SourceUnavailableException("the policy was written to the ConfigMap, but this replica"
+                throw new PolicySource.SourceUnavailableException(what + " was written to the ConfigMap, but this replica"
                         + " did not serve it within " + settings.applyTimeout().toMillis() + " ms; GET /v1/status shows when it does");
             }
             try {

@@ -171,6 +171,17 @@ public final class Decisions {
         return source;
     }
 
+    private volatile TableSource tableSource = TableSource.packaged();
+
+    /** Where {@code PUT /v1/decision-tables/...} writes: the packaged tables (nowhere) until another is set. */
+    public void useTableSource(TableSource source) {
+        this.tableSource = source;
+    }
+
+    public TableSource tableSource() {
+        return tableSource;
+    }
+
     private volatile AutoCloseable watcher;
 
     /** Keeps the watcher that reloads this service, so that closing the service stops it. */
@@ -423,6 +434,10 @@ public final class Decisions {
         public StaleRevisionException(RevisionMatch expected, String actual) {
             super("the policy changed: If-Match names " + (expected.revisions().isEmpty() ? "no strong entity tag" : expected)
                     + " but the live revision is " + actual);
+        }
+
+        public StaleRevisionException(String message) {
+            super(message);
         }
     }
 

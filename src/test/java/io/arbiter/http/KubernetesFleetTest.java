@@ -207,6 +207,41 @@ class KubernetesFleetTest {
         assertEquals(1, Set.copyOf(etags()).size());
     }
 
+    private List<String> tableEtags(String path) {
+        return clients.stream().map(client -> client.get(path).header("ETag")).toList();
+    }
+
+    /** Issue 48: a table PUT to one replica is written to its folder's ConfigMap, and every replica serves it. */
+    @Test
+    void aTablePutToOneReplicaIsServedByEveryReplica() throws Exception {
+        String path = "/v1/decision-tables/capact.backend/backend-priority";
+        String table = Files.readString(Path.of("decision-tables/backend/backend-priority.drl.csv"));
+        List<String> lines = new ArrayList<>(table.lines().toList());
+        String pathRow = lines.stream().filter(line -> line.startsWith("Exact path without revision")).findFirst().orElseThrow();
+        lines.remove(pathRow);
+        lines.add(pathRow);
+        String moved = String.join("\n", lines) + "\n";
+        String seen = clients.get(1).get(path).header("ETag");
+
+        var answer = clients.get(0).send("PUT", path, "text/csv", moved.getBytes(StandardCharsets.UTF_8),
+                "Authorization", "Bearer " + TOKEN, "If-Match", seen);
+
+        assertEquals(200, answer.status(), answer.body());
+        assertEquals(answer.header("ETag"), clients.get(0).get(path).header("ETag"), "the receiving replica serves it");
+        assertEquals(moved, admin.configMaps().inNamespace(NAMESPACE).withName(ConfigMapNames.rules("arbiter", "backend"))
+                .get().getData().get("backend-priority.drl.csv"), "the PUT wrote the ConfigMap");
+        changed.await(() -> tableEtags(path), etags -> etags.stream().allMatch(answer.header("ETag")::equals), WAIT, Object::toString);
+        var stale = clients.get(2).send("PUT", path, "text/csv", table.getBytes(StandardCharsets.UTF_8),
+                "Authorization", "Bearer " + TOKEN, "If-Match", seen);
+        assertEquals(412, stale.status(), stale.body());
+        // a folder without a ConfigMap serves the packaged tables: nothing to write them to
+        String rollout = "/v1/decision-tables/ocm.rollout/rollout-status";
+        var packaged = clients.get(0).send("PUT", rollout, "text/csv", clients.get(0).get(rollout, "Accept", "text/csv")
+                .body().getBytes(StandardCharsets.UTF_8), "Authorization", "Bearer " + TOKEN);
+        assertEquals(409, packaged.status(), packaged.body());
+        assertTrue(packaged.body().contains("arbiter-rules-rollout"), packaged.body());
+    }
+
     @Test
     void anInvalidTableIsRefusedByEveryReplicaAndAValidOneReachesAll() throws Exception {
         String table = Files.readString(Path.of("decision-tables/backend/backend-priority.drl.csv"));
