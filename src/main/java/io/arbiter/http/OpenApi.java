@@ -138,13 +138,13 @@ public final class OpenApi {
 
         ok(operation(paths, "/v1/decision-tables", "get", "listDecisionTables",
                 "Every decision table of every policy type, with its revision and the rules it feeds", "decision tables"),
-                "{tables[{type, name, file, revision, rulesRevision, rules[]}]}", "application/json");
+                "{tables[{type, name, file, revision, rulesRevision, rules[]}]}", "DecisionTables");
         ObjectNode table = operation(paths, "/v1/decision-tables/{type}/{name}", "get", "getDecisionTable",
                 "One decision table as a grid (cells, notes, columns with headers and allowed values, rows) or as its CSV"
                         + " (Accept: text/csv); its revision is the ETag", "decision tables");
         pathParameter(table, "type", "a policy type, e.g. capact.backend");
         pathParameter(table, "name", "a table's file name without .drl.csv, e.g. backend-priority");
-        ok(table, "the table", "application/json", "text/csv");
+        text(ok(table, "the table", "DecisionTable"), "text/csv");
         ObjectNode putTable = operation(paths, "/v1/decision-tables/{type}/{name}", "put", "replaceDecisionTable",
                 "Replace a decision table at its source (the file under --decision-tables, or the ConfigMap"
                         + " <instance>-rules-<folder>) after the checks of a reload: lint problems located at row and cell,"
@@ -161,7 +161,7 @@ public final class OpenApi {
         tableBody.putObject("text/csv").putObject("schema").put("type", "string");
         tableBody.putObject("application/json").putObject("schema").put("type", "object")
                 .put("description", "{\"cells\": [[\"...\"]]}: every row of the CSV as an array of strings");
-        ok(putTable, "{revision, snapshotRevision, warnings[]}; with dryRun=true, {revision, warnings[], impact}", "application/json");
+        ok(putTable, "{revision, snapshotRevision, warnings[]}; with dryRun=true, {revision, warnings[], impact}", "DecisionTableWrite");
         errors(putTable, 400, 401, 403, 409, 412, 413, 415, 422, 503);
 
         ObjectNode validateTable = operation(paths, "/v1/decision-tables/{type}/{name}/validate", "post",
@@ -172,7 +172,7 @@ public final class OpenApi {
         ObjectNode validateBody = validateTable.putObject("requestBody").put("required", true).putObject("content");
         validateBody.putObject("text/csv").putObject("schema").put("type", "string");
         validateBody.putObject("application/json").putObject("schema").put("type", "object");
-        ok(validateTable, "{valid, problems[{severity, path, row, column, problem}]}", "application/json");
+        ok(validateTable, "{valid, problems[{severity, path, row, column, problem}]}", "DecisionTableValidation");
         errors(validateTable, 400, 413, 415);
 
         ObjectNode types = operation(paths, "/v1/policy-types", "get", "listPolicyTypes",
@@ -220,7 +220,8 @@ public final class OpenApi {
             {"decision-record", "DecisionRecord"}, {"policy-write", "PolicyWrite"}, {"policy-validation", "PolicyValidation"},
             {"impact", "Impact"}, {"policy-types", "PolicyTypes"}, {"policy-type", "PolicyType"}, {"catalog", "Catalog"},
             {"rules", "RuleSets"}, {"rule-base", "RuleBase"}, {"health", "Health"}, {"readiness", "Readiness"},
-            {"openapi", "OpenApiDocument"},
+            {"openapi", "OpenApiDocument"}, {"decision-tables", "DecisionTables"}, {"decision-table", "DecisionTable"},
+            {"decision-table-write", "DecisionTableWrite"}, {"decision-table-validation", "DecisionTableValidation"},
     };
 
     /** The component name of a target's answer: {@code implementation} is {@code ImplementationDecision}. */

@@ -135,7 +135,8 @@ class DecisionTablesEndpointTest {
         assertTrue(grid.path("columns").get(2).path("allowed").toString().contains("PATTERN_REVISION"), grid.toString());
         assertEquals("Exact path without revision", grid.path("rows").get(1).path("name").asText());
         assertEquals(12, grid.path("rows").get(1).path("row").asInt());
-        assertTrue(table.path("notes").asText().startsWith("Backend priority"), table.toString());
+        assertTrue(table.path("notes").asText().startsWith("Row order is the decision (Sequential): Backend priority"),
+                table.toString());
         assertEquals("RuleSet", table.path("cells").get(0).get(0).asText());
         assertEquals(12, table.path("rules").get(1).path("row").asInt(), table.toString());
     }

@@ -158,7 +158,7 @@ class OpenApiTest {
                 admin.add(op.getKey() + " " + path.getKey());
             }
         }));
-        assertEquals(List.of("put /v1/policy", "post /v1/impact"), admin);
+        assertEquals(List.of("put /v1/policy", "post /v1/impact", "put /v1/decision-tables/{type}/{name}"), admin);
     }
 
     @Test
