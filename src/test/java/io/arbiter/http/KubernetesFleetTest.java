@@ -95,7 +95,14 @@ class KubernetesFleetTest {
     void stop() {
         replicas.forEach(ArbiterServer::stop);
         admin.close();
-        api.destroy();
+        try {
+            api.destroy();
+        } catch (IllegalStateException e) {
+            // The emulator waits up to 10 s for its open connections to end; a stopped replica's client closes its
+            // reconnecting watch asynchronously, so after an API server restart the wait can run out. Each test
+            // serves its own emulator on a fresh port, so a slow close affects nothing that follows.
+            System.err.println("KubernetesFleetTest: " + e.getMessage());
+        }
     }
 
     private static KubernetesSource source(ArbiterServer server) {
