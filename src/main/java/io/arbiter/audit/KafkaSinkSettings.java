@@ -69,6 +69,9 @@ public record KafkaSinkSettings(String topic, Key key, Properties client) {
         client.put("enable.idempotence", "true");
         client.putIfAbsent("max.block.ms", DEFAULT_MAX_BLOCK_MS);
         client.putIfAbsent("client.id", "arbiter-decision-log");
+        // records repeat rule names and fact ids across a batch: lz4 (in kafka-clients' own dependencies) shrinks them
+        // on the wire and on the brokers for little CPU; a site may choose another codec
+        client.putIfAbsent("compression.type", "lz4");
         return new KafkaSinkSettings(topic.trim(), key(key, where), client);
     }
 

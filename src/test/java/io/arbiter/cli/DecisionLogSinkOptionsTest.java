@@ -83,6 +83,7 @@ class DecisionLogSinkOptionsTest {
         assertEquals("all", settings.kafka().client().getProperty("acks"));
         assertEquals("true", settings.kafka().client().getProperty("enable.idempotence"));
         assertEquals("SASL_SSL", settings.kafka().client().getProperty("security.protocol"));
+        assertEquals("lz4", settings.kafka().client().getProperty("compression.type"), "batches are compressed by default");
         assertNull(settings.kafka().client().getProperty("arbiter.topic"), "ours are not the producer's");
     }
 
