@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongPredicate;
 
 /**
@@ -292,18 +292,19 @@ final class Handlers {
             return;
         }
         // and, once a decision knows its work, the bytes that work holds (RequestMemory.decidingBytesFor)
-        AtomicLong forWork = new AtomicLong();
+        // each share given back as it was taken: a small one was not counted, and a sum of them must not be given
+        ConcurrentLinkedQueue<Long> forWork = new ConcurrentLinkedQueue<>();
         LongPredicate reserve = heap -> {
             long share = RequestMemory.decidingBytesFor(heap);
             if (!deciding.take(share)) {
                 return false;
             }
-            forWork.addAndGet(share);
+            forWork.add(share);
             return true;
         };
         vertx.executeBlocking(() -> WorkAdmission.within(reserve, work), false).onComplete(result -> {
             deciding.give(bytes);
-            deciding.give(forWork.get());
+            forWork.forEach(deciding::give);
             if (result.succeeded()) {
                 Responses.json(ctx, 200, result.result());
             } else {
