@@ -359,13 +359,7 @@ public final class KubernetesSource implements PolicySource, io.arbiter.runtime.
     public Replaced replace(byte[] body, String contentType, Optional<RevisionMatch> ifMatch) {
         PolicyDocument wanted = decisions.withCandidatePolicy(body, contentType).policy();
         String name = ConfigMapNames.policy(settings.instance());
-        for (int attempt = 1; ; attempt++) {
-            ConfigMap current;
-            try {
-                current = client.configMaps().inNamespace(namespace).withName(name).get();
-            } catch (KubernetesClientException e) {
-                throw unavailable("read", name, e);
-            }
+        writeKey(name, ConfigMapNames.POLICY_KEY, new String(body, StandardCharsets.UTF_8), "the policy", current -> {
             if (current == null) {
                 throw new PolicySource.SourceUnavailableException("the ConfigMap " + name + " does not exist in namespace "
                         + namespace + ": create it (docs/kubernetes.md), then PUT again");
@@ -374,23 +368,7 @@ public final class KubernetesSource implements PolicySource, io.arbiter.runtime.
             if (ifMatch.isPresent() && !ifMatch.get().matches(currentRevision)) {
                 throw new Decisions.StaleRevisionException(ifMatch.get(), currentRevision);
             }
-            ConfigMap updated = new ConfigMapBuilder(current).addToData(ConfigMapNames.POLICY_KEY,
-                    new String(body, StandardCharsets.UTF_8)).build();
-            try {
-                client.configMaps().inNamespace(namespace).resource(updated)
-                        .lockResourceVersion(current.getMetadata().getResourceVersion()).update();
-                break;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
-                    throw unavailable("update", name, e);
-                }
-                // written meanwhile: read again, and compare If-Match with what it holds now
-                if (attempt == WRITE_ATTEMPTS) {
-                    throw new PolicySource.SourceUnavailableException("the ConfigMap " + name + " changed under each of "
-                            + WRITE_ATTEMPTS + " attempts to write it; the policy is unchanged, PUT again");
-                }
-            }
-        }
+        });
         awaitServed(wanted.revision());
         return new Replaced(wanted, null);
     }
@@ -403,13 +381,7 @@ public final class KubernetesSource implements PolicySource, io.arbiter.runtime.
     @Override
     public String write(String folder, String file, byte[] content, String liveRevision, String type, Snapshot candidate) {
         String name = ConfigMapNames.rules(settings.instance(), folder);
-        for (int attempt = 1; ; attempt++) {
-            ConfigMap current;
-            try {
-                current = client.configMaps().inNamespace(namespace).withName(name).get();
-            } catch (KubernetesClientException e) {
-                throw unavailable("read", name, e);
-            }
+        writeKey(name, file, new String(content, StandardCharsets.UTF_8), "the table", current -> {
             if (current == null) {
                 throw new PolicySource.SourceOfTruthException("the decision table " + folder + "/" + file + " is packaged:"
                         + " no ConfigMap " + name + " holds the folder " + folder + " in namespace " + namespace
@@ -422,24 +394,42 @@ public final class KubernetesSource implements PolicySource, io.arbiter.runtime.
                 throw new Decisions.StaleRevisionException("the decision table changed: ConfigMap " + name + " key " + file
                         + " holds revision " + heldRevision + ", not the " + liveRevision + " this replica serves; GET it again");
             }
-            ConfigMap updated = new ConfigMapBuilder(current).addToData(file, new String(content, StandardCharsets.UTF_8)).build();
+        });
+        String wanted = candidate.ruleBase(type).revision();
+        awaitServed(() -> decisions.snapshot().ruleBase(type).revision().equals(wanted), "the decision table", null);
+        return null;
+    }
+
+    /**
+     * Writes {@code value} under {@code key} of the ConfigMap {@code name}, conditional on the resourceVersion read:
+     * {@code check} sees each read (null when the ConfigMap does not exist) and throws to refuse the write; a write
+     * that lost to another is read and checked again, up to {@link #WRITE_ATTEMPTS} times.
+     */
+    private void writeKey(String name, String key, String value, String what, java.util.function.Consumer<ConfigMap> check) {
+        for (int attempt = 1; ; attempt++) {
+            ConfigMap current;
+            try {
+                current = client.configMaps().inNamespace(namespace).withName(name).get();
+            } catch (KubernetesClientException e) {
+                throw unavailable("read", name, e);
+            }
+            check.accept(current);
+            ConfigMap updated = new ConfigMapBuilder(current).addToData(key, value).build();
             try {
                 client.configMaps().inNamespace(namespace).resource(updated)
                         .lockResourceVersion(current.getMetadata().getResourceVersion()).update();
-                break;
+                return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) {
                     throw unavailable("update", name, e);
                 }
+                // written meanwhile: read again, and check what it holds now
                 if (attempt == WRITE_ATTEMPTS) {
                     throw new PolicySource.SourceUnavailableException("the ConfigMap " + name + " changed under each of "
-                            + WRITE_ATTEMPTS + " attempts to write it; the table is unchanged, PUT again");
+                            + WRITE_ATTEMPTS + " attempts to write it; " + what + " is unchanged, PUT again");
                 }
             }
         }
-        String wanted = candidate.ruleBase(type).revision();
-        awaitServed(() -> decisions.snapshot().ruleBase(type).revision().equals(wanted), "the decision table", null);
-        return null;
     }
 
     private PolicySource.SourceUnavailableException unavailable(String action, String name, KubernetesClientException e) {
