@@ -78,21 +78,35 @@ public final class ImplementationDecider {
      * keeps a decision a 200 whatever its outcome). Null when the Interface is known.
      */
     static String unknownInterface(ImplementationRequest request, Snapshot snapshot) {
-        Set<String> known = new java.util.TreeSet<>();
-        if (request.implementations() == null) {
-            snapshot.catalog().interfaces().forEach(ref -> known.add(ref.path()));
-            snapshot.catalog().implementations().forEach(i -> i.implementsRefs().forEach(ref -> known.add(ref.path())));
-        } else {
-            request.implementations().forEach(i -> i.implementsRefs().forEach(ref -> known.add(ref.path())));
-        }
         String path = request.interfaceRef().path();
-        if (known.contains(path)) {
-            return null;
+        Set<String> known;
+        if (request.implementations() == null) {
+            // a lookup on every decision; the catalog's paths are gathered only for a path it does not have
+            Catalog catalog = snapshot.catalog();
+            if (!catalog.implementationsOf(path).isEmpty() || catalog.highestInterfaceRevision(path).isPresent()) {
+                return null;
+            }
+            known = catalog.interfacePaths();
+        } else {
+            known = new java.util.HashSet<>();
+            request.implementations().forEach(i -> i.implementsRefs().forEach(ref -> known.add(ref.path())));
+            if (known.contains(path)) {
+                return null;
+            }
         }
-        List<String> closest = known.stream()
-                .filter(candidate -> editDistance(path, candidate) <= Math.max(3, path.length() / 3))
-                .sorted(Comparator.comparingInt((String candidate) -> editDistance(path, candidate))
-                        .thenComparing(Comparator.naturalOrder()))
+        // each distance once, and none for a path whose length alone puts it past the bound
+        int bound = Math.max(3, path.length() / 3);
+        Map<String, Integer> near = new java.util.HashMap<>();
+        for (String candidate : known) {
+            if (Math.abs(candidate.length() - path.length()) <= bound) {
+                int distance = editDistance(path, candidate);
+                if (distance <= bound) {
+                    near.put(candidate, distance);
+                }
+            }
+        }
+        List<String> closest = near.keySet().stream()
+                .sorted(Comparator.comparingInt((String candidate) -> near.get(candidate)).thenComparing(Comparator.naturalOrder()))
                 .limit(3).toList();
         return (request.implementations() == null ? "the catalog has" : "the request's implementations implement")
                 + " no Interface " + path + (closest.isEmpty() ? "" : ": did you mean " + String.join(", ", closest) + "?")
