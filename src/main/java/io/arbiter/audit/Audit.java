@@ -63,13 +63,27 @@ public final class Audit {
     }
 
     /**
-     * One decision as the runtime hands it over: the envelope's values, typed, the request as received and parsed,
-     * the type's result and the response's bytes, encoded once; {@code masks} says where the request and the
-     * response (of which the result's fields are part) carry values the log masks unless parameters may be logged.
+     * One decision as the runtime hands it over: the envelope's values, typed, what its record logs of the request
+     * and result ({@link #logged}) and the response's bytes, encoded once; {@code masks} says where the response (of
+     * which the result's fields are part) carries values the log masks unless parameters may be logged.
      */
     public record Decided(String decisionId, String endpoint, String outcome, String policyRevision,
-                          List<FiredRule> firedRules, byte[] requestBody, JsonNode request, Object result,
-                          byte[] responseJson, Masks masks) {
+                          List<FiredRule> firedRules, Logged logged, byte[] responseJson, Masks masks) {
+    }
+
+    /**
+     * What a decision's record logs of its request, and whether its response must be masked: the same for every
+     * decision of one request under one snapshot, so a memoised decision works it out once.
+     */
+    public record Logged(String requestDigest, int requestBytes, byte[] request, boolean responseMasked) {
+    }
+
+    /** What the record of a decision of {@code body} (parsed: {@code request}) with {@code result} logs. */
+    public Logged logged(byte[] body, JsonNode request, Object result, Masks masks) {
+        // the response's masked paths are the result's own fields: only a result with values there is masked
+        JsonNode resultTree = logParameters || masks.response().isEmpty() ? null : Documents.jsonMapper().valueToTree(result);
+        return new Logged(digest(body), body.length, encode(logParameters ? request : masks.maskRequest(request)),
+                resultTree != null && masks.maskResponse(resultTree) != resultTree);
     }
 
     /**
@@ -81,21 +95,15 @@ public final class Audit {
      * kept by digest, and what else it takes to fit left out, each named in the record.
      */
     public void record(Decided decided, long nanos) {
-        JsonNode loggedRequest = logParameters ? decided.request() : decided.masks().maskRequest(decided.request());
-        byte[] loggedResult = decided.responseJson();
-        if (!logParameters && !decided.masks().response().isEmpty()) {
-            // the response's masked paths are the result's own fields: only a result with values there is read back
-            JsonNode result = Documents.jsonMapper().valueToTree(decided.result());
-            if (decided.masks().maskResponse(result) != result) {
-                loggedResult = encode(decided.masks().maskResponse(tree(loggedResult)));
-            }
-        }
+        byte[] loggedResult = decided.logged().responseMasked()
+                ? encode(decided.masks().maskResponse(tree(decided.responseJson()))) : decided.responseJson();
         Line line = new Line(decided.decisionId(), Instant.now().toString(), decided.endpoint(),
-                digest(decided.requestBody()), loggedRequest, decided.outcome(), nanos / 1_000, new RawValue(new Encoded(loggedResult)));
+                decided.logged().requestDigest(), raw(decided.logged().request()), decided.outcome(), nanos / 1_000,
+                raw(loggedResult));
         byte[] json = encode(line);
         if (json.length + 1L > DecisionRecord.MAX_BYTES) {
-            ObjectNode head = Documents.jsonMapper().valueToTree(line.withoutResult());
-            json = RecordBound.summarise(head, tree(loggedResult), json.length + 1L, decided.requestBody().length);
+            ObjectNode head = (ObjectNode) tree(encode(line.withoutResult()));
+            json = RecordBound.summarise(head, tree(loggedResult), json.length + 1L, decided.logged().requestBytes());
             summarised.incrementAndGet();
         }
         DecisionRecord record = new DecisionRecord(decided.decisionId(), decided.policyRevision(), json);
@@ -104,12 +112,16 @@ public final class Audit {
         metrics.decision(decided.endpoint(), decided.outcome(), nanos, decided.firedRules().stream().map(FiredRule::rule).toList());
     }
 
+    private static RawValue raw(byte[] json) {
+        return new RawValue(new Encoded(json));
+    }
+
     /**
      * A record's line, in the order its fields are written: the decision's own values, then {@code result}, the
      * response as it was encoded (its revisions are its own fields, not repeated here).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    private record Line(String decisionId, String timestamp, String endpoint, String requestDigest, JsonNode request,
+    private record Line(String decisionId, String timestamp, String endpoint, String requestDigest, RawValue request,
                         String outcome, long durationMicros, RawValue result) {
         Line withoutResult() {
             return new Line(decisionId, timestamp, endpoint, requestDigest, request, outcome, durationMicros, null);

@@ -44,6 +44,15 @@ public interface PolicyType {
     }
 
     /**
+     * Whether a decision is a function of its request and the snapshot alone: then the runtime answers a repeated
+     * request under the same snapshot from its memo, with the same response and record but for the decision id. A
+     * type whose decisions read anything else (the clock) must say false. Default: false.
+     */
+    default boolean decidesFromRequestAndSnapshot() {
+        return false;
+    }
+
+    /**
      * Refuses rules and tables that compile but leave something a decision of this type needs undecided (an analyst's
      * edit that drops a table's catch-all row, say), by throwing a {@link io.arbiter.engine.RuleBaseException} that
      * names it: the start-up, the reload or the lint then fails instead of a decision. Called once for each rule base

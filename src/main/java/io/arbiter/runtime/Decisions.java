@@ -17,6 +17,7 @@ import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
 import io.arbiter.engine.DecisionDeadline;
+import io.arbiter.engine.FiredRule;
 import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
@@ -257,23 +258,52 @@ public final class Decisions {
         return DecisionDeadline.after(decisionDeadline).within(() -> decideWithin(targetName, body, contentType));
     }
 
+    /**
+     * A decision as the runtime finished it, before it is given an id: the envelope encoded, and what its record is
+     * made of. The same for every decision of one request under one snapshot, so a repeated one is memoised.
+     */
+    record Finished(Envelope.Encoded envelope, String outcome, String policyRevision, List<FiredRule> firedRules,
+                    Audit.Logged logged, io.arbiter.policytype.Masks masks) {
+    }
+
+    /** Memoised decisions take at most this much heap (a typical one holds tens of KB). */
+    private static final long MEMO_BYTES = 16L * 1024 * 1024;
+    private final DecisionMemo memo = new DecisionMemo(MEMO_BYTES);
+
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
+        Snapshot snapshot = current.get();
         Optional<io.arbiter.policytype.Chain> chain = registry.chain(targetName);
-        if (chain.isPresent()) {
-            return decideChain(chain.get(), body, contentType, started);
+        DecisionMemo.Key key = memoisable(targetName, chain)
+                ? DecisionMemo.Key.of(snapshot.revision(), targetName, contentType, body) : null;
+        Finished finished = key == null ? null : memo.get(key);
+        if (finished == null) {
+            finished = chain.isPresent() ? decideChain(chain.get(), body, contentType, snapshot)
+                    : decideOnce(targetName, body, contentType, snapshot);
+            if (key != null) {
+                memo.put(key, finished);
+            }
         }
+        String decisionId = UUID.randomUUID().toString();
+        byte[] json = finished.envelope().withId(decisionId);
+        audit.record(new Audit.Decided(decisionId, targetName, finished.outcome(), finished.policyRevision(),
+                finished.firedRules(), finished.logged(), json, finished.masks()), System.nanoTime() - started);
+        return new Decided(json);
+    }
+
+    /** Whether the target's every type decides from its request and the snapshot alone. */
+    private boolean memoisable(String targetName, Optional<io.arbiter.policytype.Chain> chain) {
+        List<String> types = chain.map(io.arbiter.policytype.Chain::types)
+                .orElseGet(() -> registry.typeOfTarget(targetName).map(type -> List.of(type.name())).orElse(List.of()));
+        return !types.isEmpty()
+                && types.stream().allMatch(name -> registry.type(name).orElseThrow().decidesFromRequestAndSnapshot());
+    }
+
+    private Finished decideOnce(String targetName, byte[] body, String contentType, Snapshot snapshot) {
         PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
                 new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
         Target target = registry.target(targetName);
-        LocatedDocument request = parseRequest(body, contentType);
-        List<Problem> problems = JsonSchemas.problems(schema(target), request.tree()).stream()
-                .map(problem -> problem.locatedBy(request.locations())).toList();
-        if (!problems.isEmpty()) {
-            throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
-                    "the request does not match the " + targetName + " schema: " + problems.get(0), problems);
-        }
-        Snapshot snapshot = current.get();
+        LocatedDocument request = parseValid(target, body, contentType);
         DecisionCall call = new DecisionCall(type, target, request, snapshot);
         JsonNode requested = request.tree().path("apiVersion");
         String version = requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
@@ -286,15 +316,25 @@ public final class Decisions {
         }
         List<String> warnings = new ArrayList<>(decision.warnings());
         warnings.addAll(call.warnings());
-        Envelope envelope = new Envelope(UUID.randomUUID().toString(), targetName, type.name(), version,
+        Envelope envelope = new Envelope(targetName, type.name(), version,
                 decision.outcome(), decision.result(), decision.firedRules(),
                 Envelope.phases(decision.firedRules(), call.ruleBase().phaseOfRule()), snapshot.policy().revision(),
                 call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
                 snapshot.revision(), warnings);
-        byte[] json = encode(envelope);
-        audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
-                decision.firedRules(), body, request.tree(), decision.result(), json, type.masks()), System.nanoTime() - started);
-        return new Decided(json);
+        return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), decision.firedRules(),
+                audit.logged(body, request.tree(), decision.result(), type.masks()), type.masks());
+    }
+
+    /** The request parsed and checked against the target's schema. */
+    private LocatedDocument parseValid(Target target, byte[] body, String contentType) {
+        LocatedDocument request = parseRequest(body, contentType);
+        List<Problem> problems = JsonSchemas.problems(schema(target), request.tree()).stream()
+                .map(problem -> problem.locatedBy(request.locations())).toList();
+        if (!problems.isEmpty()) {
+            throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
+                    "the request does not match the " + target.name() + " schema: " + problems.get(0), problems);
+        }
+        return request;
     }
 
     /**
@@ -304,16 +344,9 @@ public final class Decisions {
      * that was skipped; the firings of every part in order, each phase named {@code target/phase}; the outcome is the
      * first part's; the rules revision is each part's, joined with {@code +}.
      */
-    private Decided decideChain(io.arbiter.policytype.Chain chain, byte[] body, String contentType, long started) {
+    private Finished decideChain(io.arbiter.policytype.Chain chain, byte[] body, String contentType, Snapshot snapshot) {
         String targetName = chain.target().name();
-        LocatedDocument request = parseRequest(body, contentType);
-        List<Problem> problems = JsonSchemas.problems(schema(chain.target()), request.tree()).stream()
-                .map(problem -> problem.locatedBy(request.locations())).toList();
-        if (!problems.isEmpty()) {
-            throw new DecisionException(DecisionException.Code.INVALID_REQUEST,
-                    "the request does not match the " + targetName + " schema: " + problems.get(0), problems);
-        }
-        Snapshot snapshot = current.get();
+        LocatedDocument request = parseValid(chain.target(), body, contentType);
         Map<io.arbiter.policytype.DecisionData, Object> produced = new java.util.LinkedHashMap<>();
         Map<String, Object> results = new java.util.LinkedHashMap<>();
         List<io.arbiter.engine.FiredRule> firings = new ArrayList<>();
@@ -366,13 +399,11 @@ public final class Decisions {
             rulesRevisions.add(call.ruleBase().revision());
         }
         io.arbiter.policytype.Masks masks = masks(registry, chain);
-        Envelope envelope = new Envelope(UUID.randomUUID().toString(), targetName, String.join("+", chain.types()), version,
+        Envelope envelope = new Envelope(targetName, String.join("+", chain.types()), version,
                 outcome, new ChainResult(results), firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
                 snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.revision(), warnings);
-        byte[] json = encode(envelope);
-        audit.record(new Audit.Decided(envelope.decisionId(), targetName, envelope.outcome(), envelope.policyRevision(),
-                firings, body, request.tree(), new ChainResult(results), json, masks), System.nanoTime() - started);
-        return new Decided(json);
+        return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), firings,
+                audit.logged(body, request.tree(), envelope.result(), masks), masks);
     }
 
     /**
@@ -388,14 +419,6 @@ public final class Decisions {
             type.masks().response().forEach(path -> response.add(type.targets().get(0).name() + "." + path));
         }
         return new io.arbiter.policytype.Masks(request, response);
-    }
-
-    private static byte[] encode(Envelope envelope) {
-        try {
-            return Documents.jsonMapper().writeValueAsBytes(envelope);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode a decision", e);
-        }
     }
 
     /** A type's refusal with each problem given the line and column of its path in the request, where it has none. */

@@ -12,7 +12,7 @@ import java.util.List;
  * fields such as {@code interface} and {@code backends} at top level); a result may not name one of them.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record Envelope(String decisionId, String target, String type, String version, String outcome,
+public record Envelope(String target, String type, String version, String outcome,
                        @JsonUnwrapped Object result, List<FiredRule> firedRules, List<PhaseStart> phases,
                        String policyRevision, String rulesRevision, String catalogRevision, String typeInstancesRevision,
                        String snapshotRevision, List<String> warnings) {
@@ -27,6 +27,34 @@ public record Envelope(String decisionId, String target, String type, String ver
      * groups them by phase.
      */
     public record PhaseStart(String phase, int from) {
+    }
+
+    /**
+     * This envelope encoded but for its decision id, which every decision gets afresh: a memoised decision is answered
+     * with the bytes it was first answered with and its own id ({@link DecisionMemo}).
+     */
+    Encoded encoded() {
+        try {
+            byte[] json = io.arbiter.document.Documents.jsonMapper().writeValueAsBytes(this);
+            return new Encoded(java.util.Arrays.copyOfRange(json, 1, json.length));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a decision", e);
+        }
+    }
+
+    /** An envelope's JSON object after its opening brace: {@code "target":…}. */
+    record Encoded(byte[] rest) {
+        /** The envelope's JSON, {@code decisionId} first; the id is a UUID, so nothing in it needs escaping. */
+        byte[] withId(String decisionId) {
+            byte[] head = ("{\"decisionId\":\"" + decisionId + "\",").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] json = java.util.Arrays.copyOf(head, head.length + rest.length);
+            System.arraycopy(rest, 0, json, head.length, rest.length);
+            return json;
+        }
+
+        int length() {
+            return rest.length;
+        }
     }
 
     /** The phase starts of {@code firings}, each rule's phase looked up in {@code phaseOfRule}. */

@@ -15,13 +15,14 @@ final class Decideds {
     private Decideds() {
     }
 
-    static Audit.Decided of(String endpoint, byte[] body, JsonNode request, JsonNode response) {
+    static Audit.Decided of(Audit audit, String endpoint, byte[] body, JsonNode request, JsonNode response) {
         List<FiredRule> fired = new ArrayList<>();
         response.path("firedRules").forEach(firing -> fired.add(new FiredRule(firing.path("rule").asText(),
                 firing.path("order").asInt(), List.of())));
         try {
             return new Audit.Decided(response.path("decisionId").asText(), endpoint, response.path("outcome").asText("DECIDED"),
-                    response.path("policyRevision").asText(null), fired, body, request, response,
+                    response.path("policyRevision").asText(null), fired,
+                    audit.logged(body, request, response, new ImplementationPolicyType().masks()),
                     Documents.jsonMapper().writeValueAsBytes(response), new ImplementationPolicyType().masks());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);

@@ -45,7 +45,7 @@ class DecisionLogIsolationTest {
     }
 
     private static void record(Audit audit, String id, JsonNode request, ObjectNode result) throws IOException {
-        audit.record(Decideds.of("implementation", new byte[0], request, result), 1_000);
+        audit.record(Decideds.of(audit, "implementation", new byte[0], request, result), 1_000);
     }
 
     private static void good(Audit audit, String id) throws IOException {

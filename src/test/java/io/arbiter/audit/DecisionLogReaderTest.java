@@ -63,7 +63,7 @@ class DecisionLogReaderTest {
             fired.addObject().put("rule", i % 3 == 0 ? "p.A" : "p.B").put("order", i + 1).putArray("facts").add("fact-" + i);
         }
         String request = "{\"interface\":{\"path\":\"cap.interface.a\"}}";
-        audit.record(Decideds.of("implementation", request.getBytes(StandardCharsets.UTF_8),
+        audit.record(Decideds.of(audit, "implementation", request.getBytes(StandardCharsets.UTF_8),
                 io.arbiter.document.Documents.jsonMapper().readTree(request), result), 1_000);
         audit.close();
         Files.writeString(log, record("d-2", "cap.interface.a", "SELECTED", "p.A"), java.nio.file.StandardOpenOption.APPEND);

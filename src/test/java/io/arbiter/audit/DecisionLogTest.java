@@ -123,7 +123,7 @@ class DecisionLogTest {
         JsonNode request = Documents.jsonMapper().readTree("{\"interface\": {\"path\": \"cap.interface.x\", \"revision\": \"é\"}}");
         byte[] response = Documents.jsonMapper().writeValueAsBytes(result);
 
-        audit.record(Decideds.of("implementation", "{}".getBytes(StandardCharsets.UTF_8), request, result), 42_000);
+        audit.record(Decideds.of(audit, "implementation", "{}".getBytes(StandardCharsets.UTF_8), request, result), 42_000);
         audit.close();
 
         byte[] line = Files.readAllBytes(file);

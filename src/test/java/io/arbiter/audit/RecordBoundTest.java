@@ -139,7 +139,7 @@ class RecordBoundTest {
     }
 
     private static void record(Audit audit, String request, ObjectNode result) throws IOException {
-        audit.record(Decideds.of("implementation", request.getBytes(StandardCharsets.UTF_8), Documents.jsonMapper().readTree(request),
+        audit.record(Decideds.of(audit, "implementation", request.getBytes(StandardCharsets.UTF_8), Documents.jsonMapper().readTree(request),
                 result), 1_000);
     }
 

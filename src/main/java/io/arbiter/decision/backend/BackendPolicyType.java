@@ -40,6 +40,12 @@ public final class BackendPolicyType extends AbstractPolicyType {
         return List.of(SELECTED_IMPLEMENTATION);
     }
 
+    /** Nothing but the request and the snapshot (no clock): repeated requests are answered from the runtime's memo. */
+    @Override
+    public boolean decidesFromRequestAndSnapshot() {
+        return true;
+    }
+
     @Override
     public Decision decide(DecisionCall call) {
         if (call.request().tree().hasNonNull("actionPolicy")) {

@@ -27,6 +27,12 @@ public final class DependenciesPolicyType extends AbstractPolicyType {
                         "Dependency gating of policy templates over a snapshot of observed objects (Open Cluster Management)."));
     }
 
+    /** Nothing but the request and the snapshot (no clock): repeated requests are answered from the runtime's memo. */
+    @Override
+    public boolean decidesFromRequestAndSnapshot() {
+        return true;
+    }
+
     @Override
     public Decision decide(DecisionCall call) {
         UniqueEntries.require(call.request().tree());

@@ -65,11 +65,7 @@ public final class ImplementationDecider {
     }
 
     public static ImplementationDecision decide(ImplementationRequest request, Snapshot snapshot) {
-        Evaluation evaluation = carriesOnlyAnInterface(request)
-                ? INTERFACE_ONLY.evaluation(snapshot, resolveRevision(request.interfaceRef(), snapshot.catalog()),
-                        () -> evaluate(request, snapshot, true))
-                : evaluate(request, snapshot, true);
-        return decision(evaluation, snapshot);
+        return decision(evaluate(request, snapshot, true), snapshot);
     }
 
     /**
@@ -131,47 +127,6 @@ public final class ImplementationDecider {
             current = swap;
         }
         return previous[b.length()];
-    }
-
-    /** A request that adds nothing to the snapshot: its evaluation depends on the snapshot and the Interface alone. */
-    private static boolean carriesOnlyAnInterface(ImplementationRequest request) {
-        return request.actionPolicy() == null && request.workflowPolicies().isEmpty() && request.implementations() == null
-                && request.typeInstances() == null && !request.explain();
-    }
-
-    private static final EvaluationMemo INTERFACE_ONLY = new EvaluationMemo(1_024);
-
-    /**
-     * The finished evaluations (result and firings) of requests that carry only an Interface, by snapshot revision
-     * and Interface, the most recently used kept: the same rules ran on the same facts, so a repeated request is
-     * answered from the memo with the firings inline and a fresh decision id, exactly as it was decided the first time.
-     */
-    private static final class EvaluationMemo {
-        private final java.util.LinkedHashMap<String, Evaluation> byKey;
-
-        EvaluationMemo(int capacity) {
-            this.byKey = new java.util.LinkedHashMap<>(capacity, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Evaluation> eldest) {
-                    return size() > capacity;
-                }
-            };
-        }
-
-        Evaluation evaluation(Snapshot snapshot, Ref interfaceRef, java.util.function.Supplier<Evaluation> evaluate) {
-            String key = snapshot.revision() + " " + interfaceRef;
-            synchronized (byKey) {
-                Evaluation known = byKey.get(key);
-                if (known != null) {
-                    return known;
-                }
-            }
-            Evaluation evaluation = evaluate.get();
-            synchronized (byKey) {
-                byKey.put(key, evaluation);
-            }
-            return evaluation;
-        }
     }
 
     private static ImplementationDecision decision(Evaluation evaluation, Snapshot snapshot) {

@@ -56,6 +56,12 @@ public final class ImplementationPolicyType extends AbstractPolicyType {
         return List.of(SELECTED_RULE, SELECTED_IMPLEMENTATION);
     }
 
+    /** Nothing but the request and the snapshot (no clock): repeated requests are answered from the runtime's memo. */
+    @Override
+    public boolean decidesFromRequestAndSnapshot() {
+        return true;
+    }
+
     @Override
     public Decision decide(DecisionCall call) {
         JsonNode body = call.request().tree();

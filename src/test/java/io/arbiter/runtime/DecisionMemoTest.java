@@ -1,0 +1,129 @@
+package io.arbiter.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.arbiter.audit.Audit;
+import io.arbiter.audit.DecisionRecord;
+import io.arbiter.decision.implementation.ImplementationPolicyType;
+import io.arbiter.document.Documents;
+import io.arbiter.engine.CompiledRuleBase;
+import io.arbiter.engine.RuleBaseBuilder;
+import io.arbiter.policytype.Decision;
+import io.arbiter.policytype.DecisionCall;
+import io.arbiter.policytype.PolicyType;
+import io.arbiter.policytype.PolicyTypeRegistry;
+import io.arbiter.policytype.PolicyTypeVersion;
+import io.arbiter.policytype.RuleSet;
+import io.arbiter.policytype.Target;
+import io.arbiter.testing.Fixtures;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/** A repeated request is answered from the runtime's memo exactly as it was decided, but for its decision id. */
+class DecisionMemoTest {
+
+    private static final byte[] ACTION = """
+            {"interface": {"path": "cap.interface.database.postgresql.install", "revision": "0.1.0"},
+             "actionPolicy": {"interface": {"rules": [{"interface": {"path": "cap.interface.database.postgresql.install"},
+               "oneOf": [{"implementationConstraints": {"path": "cap.implementation.bitnami.postgresql.install"}}]}]}}}
+            """.getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    void aRepeatedRequestHasTheSameResponseAndRecordButItsOwnId() {
+        Audit audit = Audit.inMemory();
+        Decisions decisions = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()), audit);
+
+        ObjectNode first = decisions.decide("implementation", ACTION, "application/json");
+        ObjectNode second = decisions.decide("implementation", ACTION, "application/json");
+
+        assertNotEquals(first.path("decisionId"), second.path("decisionId"));
+        assertEquals("SELECTED", first.path("outcome").asText());
+        assertEquals(withoutId(first), withoutId(second));
+        List<DecisionRecord> records = audit.recentDecisions();
+        assertEquals(2, records.size());
+        assertEquals(comparable(records.get(0)), comparable(records.get(1)));
+        assertEquals(second.path("decisionId"), record(records.get(1)).path("result").path("decisionId"));
+    }
+
+    @Test
+    void aDecisionIsNotAnsweredFromTheMemoUnderAnotherSnapshot() {
+        Decisions decisions = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()));
+        byte[] interfaceOnly = "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertEquals("SELECTED", decisions.decide("implementation", interfaceOnly, "application/json").path("outcome").asText());
+
+        decisions.swap(Fixtures.snapshot(Fixtures.policy("""
+                interface:
+                  rules:
+                    - interface: {path: cap.interface.database.postgresql.install}
+                      oneOf: []
+                """)));
+
+        assertEquals("DENIED", decisions.decide("implementation", interfaceOnly, "application/json").path("outcome").asText());
+    }
+
+    @Test
+    void onlyTypesThatDecideFromTheRequestAndSnapshotAloneAreMemoised() {
+        for (boolean alone : new boolean[]{true, false}) {
+            Counting type = new Counting(alone);
+            Decisions decisions = new Decisions(new PolicyTypeRegistry(List.of(type)), Fixtures.snapshot(Fixtures.embeddedPolicy()));
+            decisions.decide("implementation", ACTION, "application/json");
+            decisions.decide("implementation", ACTION, "application/json");
+            decisions.decide("implementation", ACTION, "application/json; charset=utf-8");
+            assertEquals(alone ? 2 : 3, type.decided.get(), "decided from the request and snapshot alone: " + alone);
+        }
+    }
+
+    /** The implementation type, counting its decisions, saying whether it decides from the request and snapshot alone. */
+    private static final class Counting implements PolicyType {
+        private final PolicyType type = new ImplementationPolicyType();
+        private final boolean alone;
+        final AtomicInteger decided = new AtomicInteger();
+
+        Counting(boolean alone) {
+            this.alone = alone;
+        }
+
+        @Override public String name() { return type.name(); }
+        @Override public String description() { return type.description(); }
+        @Override public List<PolicyTypeVersion> versions() { return type.versions(); }
+        @Override public List<Target> targets() { return type.targets(); }
+        @Override public RuleSet ruleSet() { return type.ruleSet(); }
+        @Override public CompiledRuleBase buildRuleBase(List<RuleBaseBuilder.RuleFile> files) { return type.buildRuleBase(files); }
+        @Override public boolean decidesFromRequestAndSnapshot() { return alone; }
+
+        @Override
+        public Decision decide(DecisionCall call) {
+            decided.incrementAndGet();
+            return type.decide(call);
+        }
+    }
+
+    private static JsonNode withoutId(ObjectNode response) {
+        ObjectNode copy = response.deepCopy();
+        copy.remove("decisionId");
+        return copy;
+    }
+
+    private static JsonNode comparable(DecisionRecord record) {
+        ObjectNode line = record(record);
+        line.remove(List.of("decisionId", "timestamp", "durationMicros"));
+        ((ObjectNode) line.path("result")).remove("decisionId");
+        return line;
+    }
+
+    private static ObjectNode record(DecisionRecord record) {
+        try {
+            return (ObjectNode) Documents.jsonMapper().readTree(Optional.of(record.json()).get());
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
