@@ -15,23 +15,42 @@ import java.util.TreeMap;
  *
  * @param rules     each policy type's rule-base revision, by policy type name
  * @param wentLive  when the snapshot last went live (RFC 3339): keeping the last N keeps the most recently live
+ * @param liveFrom  every time it went live, oldest first (the last {@link #LIVE_FROM_KEPT}): a snapshot live again
+ *                  after another was live is the same snapshot, and a replay names the time it went live before the
+ *                  decision, not after it
  */
 public record ArchiveManifest(String snapshotRevision, String wentLive, String policy, Map<String, String> rules,
                               String catalog, String typeInstances, List<TypeInstance> platformTypeInstances,
-                              List<String> policyOrder) {
+                              List<String> policyOrder, List<String> liveFrom) {
+
+    static final int LIVE_FROM_KEPT = 100;
 
     public ArchiveManifest {
+        liveFrom = liveFrom != null ? List.copyOf(liveFrom) : wentLive == null ? List.of() : List.of(wentLive);
         rules = rules == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(rules));
         platformTypeInstances = platformTypeInstances == null ? List.of() : List.copyOf(platformTypeInstances);
         policyOrder = policyOrder == null ? List.of() : List.copyOf(policyOrder);
     }
 
-    static ArchiveManifest of(Snapshot snapshot, String wentLive) {
+    /** {@code snapshot}'s manifest, gone live at {@code wentLive}, after the times of its {@code earlier} manifest. */
+    static ArchiveManifest of(Snapshot snapshot, String wentLive, java.util.Optional<ArchiveManifest> earlier) {
         Map<String, String> rules = new LinkedHashMap<>();
         snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
+        List<String> liveFrom = new java.util.ArrayList<>(earlier.map(ArchiveManifest::liveFrom).orElse(List.of()));
+        liveFrom.add(wentLive);
         return new ArchiveManifest(snapshot.revision(), wentLive, snapshot.policy().revision(), rules,
                 snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.platformTypeInstances(),
-                snapshot.policyOrder());
+                snapshot.policyOrder(), liveFrom.subList(Math.max(0, liveFrom.size() - LIVE_FROM_KEPT), liveFrom.size()));
+    }
+
+    /**
+     * When this snapshot last went live at or before {@code decidedAt} (RFC 3339), the one a decision made then was
+     * made under; empty when the archive keeps no such time.
+     */
+    public java.util.Optional<String> liveAt(String decidedAt) {
+        java.time.Instant decided = java.time.Instant.parse(decidedAt);
+        return liveFrom.stream().filter(at -> !java.time.Instant.parse(at).isAfter(decided))
+                .max(java.util.Comparator.comparing(java.time.Instant::parse));
     }
 
     /** Every part revision this manifest names, by part kind. */

@@ -33,8 +33,8 @@ public final class Replay {
      *
      * @param notes what may make the replay differ for a reason of its own (masked parameters, a changed part)
      */
-    public record Report(String decisionId, String target, Map<String, String> lookedFor, ArchiveManifest snapshot,
-                         List<String> notes, Evaluation before, Evaluation after) {
+    public record Report(String decisionId, String target, String decidedAt, Map<String, String> lookedFor,
+                         ArchiveManifest snapshot, List<String> notes, Evaluation before, Evaluation after) {
 
         public boolean found() {
             return snapshot != null;
@@ -88,7 +88,7 @@ public final class Replay {
         }
         Optional<ArchiveManifest> manifest = archive.find(lookedFor, policyType);
         if (manifest.isEmpty()) {
-            return new Report(decisionId, target, lookedFor, null, List.of(), null, null);
+            return new Report(decisionId, target, decidedAt(record), lookedFor, null, List.of(), null, null);
         }
         SnapshotArchive.Restored restored = archive.restore(manifest.get(), registry);
         List<String> notes = new ArrayList<>();
@@ -119,7 +119,16 @@ public final class Replay {
             // the log masks the values the response repeats: compare masked with masked
             after = new Evaluation(target, (ObjectNode) masks.maskResponse(after.result()), after.firings());
         }
-        return new Report(decisionId, target, lookedFor, manifest.get(), List.copyOf(notes), before, after);
+        return new Report(decisionId, target, decidedAt(record), lookedFor, manifest.get(), List.copyOf(notes), before, after);
+    }
+
+    /** When the record was logged (RFC 3339), or null when it says no time one can read. */
+    private static String decidedAt(JsonNode record) {
+        try {
+            return java.time.Instant.parse(record.path("timestamp").asText()).toString();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     /**

@@ -20,6 +20,19 @@ public final class ReplayText {
     private ReplayText() {
     }
 
+    /**
+     * When the snapshot went live before the decision: a snapshot live again after another was live went live several
+     * times, and its last time may come after the decision.
+     */
+    private static String liveWhen(Replay.Report report) {
+        if (report.decidedAt() == null) {
+            return "last live from " + report.snapshot().wentLive() + "; the record says no time it was decided";
+        }
+        return report.snapshot().liveAt(report.decidedAt()).map(at -> "live from " + at)
+                .orElse("the archive keeps no time it went live before the decision, at " + report.decidedAt()
+                        + "; it went live at " + String.join(", ", report.snapshot().liveFrom()));
+    }
+
     public static void print(Replay.Report report, Path archive, PrintWriter out) {
         out.println("decision " + report.decisionId() + " (" + report.target() + ")");
         if (!report.found()) {
@@ -28,7 +41,7 @@ public final class ReplayText {
             return;
         }
         ArchiveManifest snapshot = report.snapshot();
-        out.println("replayed under snapshot " + snapshot.snapshotRevision() + " (live from " + snapshot.wentLive()
+        out.println("replayed under snapshot " + snapshot.snapshotRevision() + " (" + liveWhen(report)
                 + "; policy " + snapshot.policy() + ", catalog " + snapshot.catalog() + ", TypeInstances "
                 + snapshot.typeInstances() + ")");
         report.notes().forEach(note -> out.println("note: " + note));

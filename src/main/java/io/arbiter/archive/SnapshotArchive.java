@@ -137,7 +137,13 @@ public final class SnapshotArchive {
      * manifest; then prunes to the last {@link #keep} snapshots.
      */
     public ArchiveManifest write(Snapshot snapshot, Instant wentLive) throws IOException {
-        ArchiveManifest manifest = ArchiveManifest.of(snapshot, wentLive.toString());
+        Optional<ArchiveManifest> earlier;
+        try {
+            earlier = manifest(snapshot.revision());
+        } catch (ArchiveException damaged) {
+            earlier = Optional.empty(); // rewritten below
+        }
+        ArchiveManifest manifest = ArchiveManifest.of(snapshot, wentLive.toString(), earlier);
         writePart(Part.POLICY, manifest.policy(), () -> policyPart(snapshot.policy()));
         for (CompiledRuleBase base : snapshot.ruleBases().values()) {
             writePart(Part.RULES, base.revision(), () -> rulesPart(base.files()));

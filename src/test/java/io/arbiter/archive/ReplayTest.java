@@ -163,6 +163,24 @@ class ReplayTest {
     }
 
     @Test
+    void aSnapshotLiveAgainAfterTheDecisionIsSaidToBeLiveFromTheTimeBeforeIt(@TempDir Path copy) throws Exception {
+        TestFiles.copyTree(archiveDir, copy);
+        SnapshotArchive archive = SnapshotArchive.at(copy, 5);
+        String first = archive.manifest(embedded.revision()).orElseThrow().wentLive();
+        // another snapshot was live in between; this one went live again an hour after the decisions
+        Instant again = Instant.now().plusSeconds(3_600);
+        archive.write(embedded, again);
+
+        Replay.Report report = Replay.replay(record(IDS.get("implementation")), archive, REGISTRY);
+        java.io.StringWriter text = new java.io.StringWriter();
+        ReplayText.print(report, copy, new java.io.PrintWriter(text, true));
+
+        assertEquals(List.of(first, again.toString()), report.snapshot().liveFrom());
+        assertTrue(text.toString().contains("(live from " + first + ";"), text.toString());
+        assertFalse(text.toString().contains(again.toString()), text.toString());
+    }
+
+    @Test
     void noArchivedSnapshotIsNotFoundWithTheRevisionsLookedFor(@TempDir Path empty) throws Exception {
         Replay.Report report = Replay.replay(record(IDS.get("backend")), SnapshotArchive.at(empty, 5), REGISTRY);
 
