@@ -5,25 +5,30 @@ import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Records every rule firing of a session, in order. Rules never log themselves: this listener is the audit. */
 public final class FiredRuleRecorder extends DefaultAgendaEventListener {
 
     private final List<FiredRule> fired = new ArrayList<>();
+    /** A session's facts and rules take part in many firings each: each is named once (a Fact is a record: its id never changes). */
+    private final Map<Fact, String> factIds = new IdentityHashMap<>();
+    private final Map<Rule, String> ruleNames = new IdentityHashMap<>();
 
     @Override
     public void afterMatchFired(AfterMatchFiredEvent event) {
         var match = event.getMatch();
         List<String> facts = new ArrayList<>(match.getObjects().size());
         for (Object object : match.getObjects()) {
-            String id = idOf(object);
+            String id = object instanceof Fact fact ? factIds.computeIfAbsent(fact, FiredRuleRecorder::idOf) : idOf(object);
             if (id != null) {
                 facts.add(id);
             }
         }
-        Rule rule = match.getRule();
-        fired.add(new FiredRule(rule.getPackageName() + "." + rule.getName(), fired.size() + 1, facts));
+        String rule = ruleNames.computeIfAbsent(match.getRule(), named -> named.getPackageName() + "." + named.getName());
+        fired.add(new FiredRule(rule, fired.size() + 1, facts));
     }
 
     /**
