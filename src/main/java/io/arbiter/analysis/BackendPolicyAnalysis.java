@@ -24,8 +24,9 @@ import java.util.TreeSet;
 
 /**
  * The policy's {@code typeInstance.rules}, run through the backend decision for every Type the catalog and store
- * know, which also says which Types each rule names (its candidates and covers): a rule that never chooses the backend of a Type it names, because a more specific rule always does, is
- * shadowed; a rule that names no known Type decides nothing here.
+ * know, which also says which Types each rule names (its candidates and covers): a rule that never chooses the
+ * backend of a Type it names, because a more specific rule always does, is shadowed; a rule that names no known Type
+ * decides nothing here.
  */
 final class BackendPolicyAnalysis {
 

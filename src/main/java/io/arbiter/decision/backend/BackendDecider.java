@@ -7,8 +7,6 @@ import io.arbiter.decision.Work;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.backend.BackendFacts.BackendChoice;
 import io.arbiter.decision.backend.BackendFacts.BackendRule;
-import io.arbiter.decision.backend.BackendFacts.LevelCandidate;
-import io.arbiter.decision.backend.BackendFacts.PatternCover;
 import io.arbiter.decision.backend.BackendFacts.TypeQuery;
 import io.arbiter.decision.backend.BackendFacts.TypeRefPrefix;
 import io.arbiter.decision.merge.PolicyMerge;
@@ -82,9 +80,9 @@ public final class BackendDecider {
         Map<Ref, Set<Ref>> named = new HashMap<>();
         CompiledRuleBase.Run<List<BackendChoice>> run = ruleBase.run(facts, PHASES, session -> {
             if (analysis) {
-                CompiledRuleBase.factsOf(session, LevelCandidate.class).forEach(candidate -> named.computeIfAbsent(
+                CompiledRuleBase.factsOf(session, BackendFacts.LevelCandidate.class).forEach(candidate -> named.computeIfAbsent(
                         candidate.rule().typeRef(), rule -> new HashSet<>()).add(candidate.query().typeRef()));
-                CompiledRuleBase.factsOf(session, PatternCover.class).forEach(cover -> named.computeIfAbsent(
+                CompiledRuleBase.factsOf(session, BackendFacts.PatternCover.class).forEach(cover -> named.computeIfAbsent(
                         cover.rule().typeRef(), rule -> new HashSet<>()).add(cover.query().typeRef()));
             }
             List<BackendChoice> choices = CompiledRuleBase.factsOf(session, BackendChoice.class);
