@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.catalog.Revisions;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.backend.BackendDecider;
-import io.arbiter.decision.backend.BackendDecision;
 import io.arbiter.decision.backend.BackendPolicyType;
 import io.arbiter.document.Documents;
 import io.arbiter.document.Problem;
-import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
 import io.arbiter.model.Requirement;
 import io.arbiter.model.TypeInstance;
@@ -26,8 +24,9 @@ import java.util.TreeSet;
 
 /**
  * The policy's {@code typeInstance.rules}, run through the backend decision for every Type the catalog and store
- * know: a rule that never chooses the backend of a Type it names, because a more specific rule always does, is
- * shadowed; a rule that names no known Type decides nothing here.
+ * know, which also says which Types each rule names (its candidates and covers): a rule that never chooses the
+ * backend of a Type it names, because a more specific rule always does, is shadowed; a rule that names no known Type
+ * decides nothing here.
  */
 final class BackendPolicyAnalysis {
 
@@ -50,6 +49,7 @@ final class BackendPolicyAnalysis {
         Snapshot with = snapshot.withPolicy(document);
         List<Ref> types = List.copyOf(known);
         Map<Ref, Ref> decidedBy = new LinkedHashMap<>();
+        Map<Ref, Set<Ref>> namedBy = new java.util.HashMap<>();
         for (int from = 0; from < types.size(); from += BATCH) {
             ObjectNode request = Documents.jsonMapper().createObjectNode();
             ArrayNode refs = request.putArray("typeRefs");
@@ -59,15 +59,15 @@ final class BackendPolicyAnalysis {
                     node.put("revision", ref.revision());
                 }
             });
-            BackendDecision decision = BackendDecider.decide(Documents.parseJson(Documents.jsonMapper().valueToTree(request)
-                    .toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), with, with.ruleBase(BackendPolicyType.NAME),
-                    false);
-            decision.backends().forEach(backend -> decidedBy.put(backend.typeRef(), backend.ruleTypeRef()));
+            BackendDecider.Analysis analysis = BackendDecider.decide(Documents.parseJson(Documents.jsonMapper().valueToTree(request)
+                    .toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), with, with.ruleBase(BackendPolicyType.NAME), true);
+            analysis.decision().backends().forEach(backend -> decidedBy.put(backend.typeRef(), backend.ruleTypeRef()));
+            analysis.named().forEach((rule, named) -> namedBy.computeIfAbsent(rule, r -> new java.util.HashSet<>()).addAll(named));
         }
         List<Finding> findings = new ArrayList<>();
         for (int i = 0; i < rules.size(); i++) {
             Ref key = rules.get(i).typeRef();
-            List<Ref> named = types.stream().filter(type -> names(key, type)).toList();
+            List<Ref> named = types.stream().filter(namedBy.getOrDefault(key, Set.of())::contains).toList();
             String at = "$.typeInstance.rules[" + i + "].typeRef";
             if (named.isEmpty()) {
                 findings.add(Finding.warning("unknown-type", Problem.at(at, "no Type the catalog or the TypeInstance store"
@@ -83,13 +83,5 @@ final class BackendPolicyAnalysis {
             }
         }
         return findings;
-    }
-
-    /** Can a rule keyed {@code key} name {@code type}? Only picks what to ask: the backend decision decides. */
-    private static boolean names(Ref key, Ref type) {
-        if (key.path().endsWith(".*")) {
-            return type.path().startsWith(key.path().substring(0, key.path().length() - 1));
-        }
-        return key.path().equals(type.path()) && (key.revision() == null || key.revision().equals(type.revision()));
     }
 }

@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * What the implementation policy does for this catalog and TypeInstance store, found by running decisions with the
  * service's own rules (with their explanation phase), never by matching in Java:
  * <ul>
- *   <li>each rule alone, for every catalog Interface its key can name: which Interfaces it applies to, and which
+ *   <li>each rule alone, for every catalog Interface its key names (as the rule-key rules say): which
  *       Implementations each oneOf item matches (items that match nothing; items whose matches all match an earlier
  *       item, which can never win);</li>
  *   <li>each item alone: what a decision that selects by it would refuse (parameters against the Implementation's
@@ -78,27 +78,25 @@ final class ImplementationPolicyAnalysis {
 
     private void run() {
         List<Ref> interfaces = catalogInterfaces(snapshot.catalog());
+        Map<Ref, Set<Ref>> namedBy = ImplementationDecider.named(
+                policy.rules().stream().map(Policy.InterfaceRule::interfaceRef).toList(), interfaces, snapshot);
         Map<Integer, RuleAlone> alone = new LinkedHashMap<>();
         for (int i = 0; i < policy.rules().size() && !truncated; i++) {
             Policy.InterfaceRule rule = policy.rules().get(i);
             String at = "$.interface.rules[" + i + "]";
-            List<Ref> named = interfaces.stream().filter(ref -> mayName(rule.interfaceRef(), ref)).toList();
+            Set<Ref> names = namedBy.getOrDefault(rule.interfaceRef(), Set.of());
+            List<Ref> named = interfaces.stream().filter(names::contains).toList();
             if (named.isEmpty()) {
                 findings.add(Finding.warning("unknown-interface", Problem.at(at + ".interface",
-                        "no Interface of the catalog is named by " + rule.interfaceRef() + ": this rule decides nothing here")));
+                        "no Interface of the catalog is named by " + rule.interfaceRef() + " under any kind of rule key"
+                                + " (rules/implementation/10-rule-keys.drl): this rule decides nothing here")));
                 continue;
             }
             RuleAlone result = alone(i, rule, named);
             alone.put(i, result);
-            if (result.appliesTo().isEmpty()) {
-                findings.add(Finding.warning("rule-never-applies", Problem.at(at + ".interface",
-                        "even alone in a policy, this rule applies to none of the " + named.size() + " catalog Interface(s)"
-                                + " its key names (" + sample(named.stream().map(Ref::toString).toList()) + ")"
-                                + (rule.interfaceRef().path().endsWith(".*") && !rule.interfaceRef().path().equals("cap.*")
-                                ? ": a pattern other than cap.* is not a rule key (policy-syntax 2)" : ""))));
-                continue;
+            if (!result.appliesTo().isEmpty()) { // empty only when a limit left its decisions out
+                items(i, rule, result);
             }
-            items(i, rule, result);
         }
         if (!truncated) {
             inPlace(alone);
@@ -342,14 +340,6 @@ final class ImplementationPolicyAnalysis {
                     + " was left out of the analysis: " + e.getMessage())));
             return null;
         }
-    }
-
-    /** Can a rule keyed {@code key} name {@code ref}? The rules decide whether it applies; this only picks what to ask. */
-    private static boolean mayName(Ref key, Ref ref) {
-        if (key.path().endsWith(".*")) {
-            return ref.path().startsWith(key.path().substring(0, key.path().length() - 1));
-        }
-        return key.path().equals(ref.path()) && (key.revision() == null || key.revision().equals(ref.revision()));
     }
 
     /** The catalog's Interface revisions: declared ones and those Implementations implement. */

@@ -37,15 +37,19 @@ public final class BackendDecider {
     }
 
     public static BackendDecision decide(LocatedDocument request, Snapshot snapshot, CompiledRuleBase ruleBase) {
-        return decide(request, snapshot, ruleBase, true);
+        return decide(request, snapshot, ruleBase, false).decision();
+    }
+
+    /** A decision and, for analysis, the Types each rule (by its typeRef) names: its candidates and pattern covers. */
+    public record Analysis(BackendDecision decision, Map<Ref, Set<Ref>> named) {
     }
 
     /**
-     * {@code budgeted}: a request's decision is refused past {@link Limits#BACKEND_WORK}; the lint's decisions ask
-     * about the server's own Types under the operator's own policy, in batches, and are not.
+     * {@code analysis}: a lint's decision, which asks about the server's own Types under the operator's own policy, in
+     * batches: it is not refused past {@link Limits#BACKEND_WORK} (a request's decision is), and it reads which Types
+     * each rule names as the rules derived it (a candidate at an exact level, or a pattern's cover).
      */
-    public static BackendDecision decide(LocatedDocument request, Snapshot snapshot, CompiledRuleBase ruleBase,
-                                         boolean budgeted) {
+    public static Analysis decide(LocatedDocument request, Snapshot snapshot, CompiledRuleBase ruleBase, boolean analysis) {
         JsonNode body = request.tree();
         List<Object> policyFacts = new ArrayList<>();
         Policy action = body.hasNonNull("actionPolicy") ? actionPolicy(body.get("actionPolicy"), request, snapshot) : null;
@@ -70,10 +74,17 @@ public final class BackendDecider {
         }
         facts.addAll(policyFacts);
 
-        if (budgeted) {
+        if (!analysis) {
             work(facts).requireWithinBudget();
         }
+        Map<Ref, Set<Ref>> named = new HashMap<>();
         CompiledRuleBase.Run<List<BackendChoice>> run = ruleBase.run(facts, PHASES, session -> {
+            if (analysis) {
+                CompiledRuleBase.factsOf(session, BackendFacts.LevelCandidate.class).forEach(candidate -> named.computeIfAbsent(
+                        candidate.rule().typeRef(), rule -> new HashSet<>()).add(candidate.query().typeRef()));
+                CompiledRuleBase.factsOf(session, BackendFacts.PatternCover.class).forEach(cover -> named.computeIfAbsent(
+                        cover.rule().typeRef(), rule -> new HashSet<>()).add(cover.query().typeRef()));
+            }
             List<BackendChoice> choices = CompiledRuleBase.factsOf(session, BackendChoice.class);
             choices.sort(Comparator.comparingInt(choice -> choice.query().index()));
             return choices;
@@ -83,7 +94,7 @@ public final class BackendDecider {
                 choice.rule() == null ? null : new BackendDecision.Backend(choice.rule().backendId(), choice.rule().backendDescription()),
                 choice.level(),
                 choice.rule() == null ? null : choice.rule().typeRef())).toList();
-        return new BackendDecision(backends, run.firedRules());
+        return new Analysis(new BackendDecision(backends, run.firedRules()), named);
     }
 
     /**

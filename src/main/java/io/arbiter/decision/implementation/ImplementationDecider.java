@@ -24,7 +24,6 @@ import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
 import io.arbiter.decision.implementation.ImplementationFacts.Outcome;
 import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
 import io.arbiter.decision.implementation.ImplementationFacts.Rejection;
-import io.arbiter.decision.implementation.ImplementationFacts.RuleKeyKind;
 import io.arbiter.decision.merge.PolicyMerge;
 import io.arbiter.decision.implementation.ImplementationFacts.Trial;
 import io.arbiter.decision.implementation.ImplementationFacts.Verdict;
@@ -250,8 +249,8 @@ public final class ImplementationDecider {
     }
 
     /**
-     * The policies as written: every source, its rules keyed on the Interface's path or a pattern (only those can
-     * apply), their items, and every inject entry with the Type the store resolves its id to (null when it cannot).
+     * The policies as written: every source, its rules whose key may name the Interface (a cost filter), their items,
+     * and every inject entry with the Type the store resolves its id to (null when it cannot).
      */
     static void policyFacts(List<PolicyMerge.Sourced> policies, String interfacePath, TypeInstanceStore store, List<Object> facts) {
         for (PolicyMerge.Sourced sourced : policies) {
@@ -269,8 +268,7 @@ public final class ImplementationDecider {
                     continue;
                 }
                 String ruleId = sourced.prefix() + "interface.rules[" + i + "]";
-                facts.add(new SourceRule(ruleId, sourceId, rule.interfaceRef().toString(), rule.interfaceRef(),
-                        keyKind(rule.interfaceRef())));
+                facts.add(new SourceRule(ruleId, sourceId, rule.interfaceRef().toString(), rule.interfaceRef()));
                 for (int j = 0; j < rule.oneOf().size(); j++) {
                     Policy.OneOfItem item = rule.oneOf().get(j);
                     String itemId = ruleId + ".oneOf[" + j + "]";
@@ -280,6 +278,22 @@ public final class ImplementationDecider {
                 }
             }
         }
+    }
+
+    /**
+     * For analysis: which of {@code interfaces} each rule key names, as the rule-key rules say (one run with every key
+     * and every Interface, no items: nothing is tried).
+     */
+    public static Map<Ref, Set<Ref>> named(List<Ref> keys, List<Ref> interfaces, Snapshot snapshot) {
+        List<Object> facts = new ArrayList<>();
+        interfaces.forEach(ref -> facts.add(new InterfaceQuery(ref)));
+        keys.forEach(key -> facts.add(new SourceRule(key.toString(), "analysis", key.toString(), key)));
+        return snapshot.ruleBase(ImplementationPolicyType.NAME).run(facts, PHASES, session -> {
+            Map<Ref, Set<Ref>> named = new java.util.HashMap<>();
+            factsOf(session, RuleKeyMatch.class).forEach(match ->
+                    named.computeIfAbsent(match.rule().interfaceRef(), key -> new LinkedHashSet<>()).add(match.named()));
+            return named;
+        }).result();
     }
 
     /**
@@ -340,20 +354,10 @@ public final class ImplementationDecider {
         }
     }
 
-    /** Only rules keyed on this Interface's path, or on a pattern, can apply: the others are not inserted. */
+    /** A cost filter, deciding nothing: a key of another path without {@code *} cannot name the Interface. */
     private static boolean isKeyedOnPathOrPattern(Policy.InterfaceRule rule, String interfacePath) {
         String path = rule.interfaceRef().path();
         return path.equals(interfacePath) || path.endsWith(".*");
-    }
-
-    static RuleKeyKind keyKind(Ref ruleInterface) {
-        if (ruleInterface.path().equals("cap.*")) {
-            return RuleKeyKind.ANY;
-        }
-        if (ruleInterface.path().endsWith(".*")) {
-            return RuleKeyKind.PATTERN;
-        }
-        return ruleInterface.revision() == null ? RuleKeyKind.PATH : RuleKeyKind.PATH_REVISION;
     }
 
     private record Result(Outcome outcome, AppliedRule appliedRule, List<Ref> candidates,

@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * The facts of an implementation decision. The first group is inserted (data from the request, policy, catalog
  * and TypeInstance store); the second is derived by the rules in {@code rules/implementation/} and the
- * precedence table in {@code decision-tables/implementation/}. Results are read through DRL queries.
+ * precedence table in {@code decision-tables/implementation/}. Results are read by fact type
+ * ({@code CompiledRuleBase.factsOf}).
  */
 public final class ImplementationFacts {
 
@@ -25,20 +26,8 @@ public final class ImplementationFacts {
     /** The Interface the decision is for; its revision is already resolved (may be null when unknown). */
     @FactId("interface {ref}") public record InterfaceQuery(Ref ref) implements Fact {}
 
-    /** How a policy rule names its Interface: a syntax property of the rule, not a judgement. */
-    public enum RuleKeyKind {
-        /** {@code path} with {@code revision}. */
-        PATH_REVISION,
-        /** {@code path} without revision. */
-        PATH,
-        /** {@code cap.*}: every Interface. */
-        ANY,
-        /** Any other {@code prefix.*}: not a rule key of policy-syntax section 2, it never applies. */
-        PATTERN
-    }
-
-    /** {@code interface.rules[index]} of the (merged) policy. */
-    @FactId("{id}") public record PolicyRule(String id, int index, Ref interfaceRef, RuleKeyKind keyKind, int oneOfCount) implements Fact {}
+    /** {@code interface.rules[index]} of the (merged) policy, keyed as written; the rule-key rules say what it names. */
+    @FactId("{id}") public record PolicyRule(String id, int index, Ref interfaceRef, int oneOfCount) implements Fact {}
 
     /** {@code interface.rules[i].oneOf[index]}: its constraints, flattened for matching. */
     @FactId("{id}")
@@ -74,7 +63,7 @@ public final class ImplementationFacts {
 
     /** {@code interface.rules[i]} of one source; {@code key} is {@code path} or {@code path:revision}. */
     @FactId("{id}")
-    public record SourceRule(String id, String sourceId, String key, Ref interfaceRef, RuleKeyKind keyKind) implements Fact {
+    public record SourceRule(String id, String sourceId, String key, Ref interfaceRef) implements Fact {
     }
 
     /** {@code interface.rules[i].oneOf[j]} of one source, as written. */
@@ -207,8 +196,14 @@ public final class ImplementationFacts {
         }
     }
 
-    /** A policy rule whose key names the requested Interface, and how. */
-    @FactId("{rule.id} by {kind}") public record RuleKeyMatch(PolicyRule rule, RuleKeyKind kind) implements Fact {}
+    /**
+     * The kinds of rule key: only names, for the precedence table's rows to be checked against. Which kind a key is,
+     * and whether it names the Interface, the rules of {@code 10-rule-keys.drl} say (one rule per kind).
+     */
+    public enum RuleKeyKind { PATH_REVISION, PATH, ANY }
+
+    /** A policy rule whose key names the requested Interface {@code named}, and the kind of key that does. */
+    @FactId("{rule.id} by {kind}") public record RuleKeyMatch(PolicyRule rule, Ref named, RuleKeyKind kind) implements Fact {}
 
     /** The precedence the rule-key table gives a key match (1 is tried first). */
     @FactId("{match.factId} rank {rank}") public record RuleKeyRank(RuleKeyMatch match, int rank) implements Fact {}

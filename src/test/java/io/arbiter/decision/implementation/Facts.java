@@ -38,7 +38,7 @@ final class Facts {
     }
 
     static PolicyRule rule(int index, Ref iface, int oneOfCount) {
-        return new PolicyRule("interface.rules[" + index + "]", index, iface, ImplementationDecider.keyKind(iface), oneOfCount);
+        return new PolicyRule("interface.rules[" + index + "]", index, iface, oneOfCount);
     }
 
     static OneOfItem item(PolicyRule rule, int index, String path, List<Ref> attributes, List<Ref> requires) {
@@ -164,8 +164,7 @@ final class Facts {
 
     /** {@code interface.rules[index]} of a source. */
     static SourceRule sourceRule(PolicySource source, int index, Ref iface) {
-        return new SourceRule(prefix(source) + "interface.rules[" + index + "]", source.id(), iface.toString(), iface,
-                ImplementationDecider.keyKind(iface));
+        return new SourceRule(prefix(source) + "interface.rules[" + index + "]", source.id(), iface.toString(), iface);
     }
 
     /** {@code oneOf[index]} of a source rule. */

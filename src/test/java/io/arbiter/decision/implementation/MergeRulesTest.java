@@ -14,7 +14,6 @@ import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
 import io.arbiter.decision.merge.PolicyMergeFacts.PolicySource;
 import io.arbiter.decision.implementation.ImplementationFacts.Priority;
 import io.arbiter.decision.implementation.ImplementationFacts.RankedItem;
-import io.arbiter.decision.implementation.ImplementationFacts.RuleKeyKind;
 import io.arbiter.decision.implementation.ImplementationFacts.SourceItem;
 import io.arbiter.decision.merge.PolicyMergeFacts.SourceKind;
 import io.arbiter.decision.merge.PolicyMergeFacts.SourceRank;
@@ -284,9 +283,9 @@ class MergeRulesTest {
 
         assertFiredTimes(merged.fired(), JOINED, 2);
         PolicyRule postgres = merged.rules().stream().filter(r -> r.id().equals(POSTGRES.toString())).findFirst().orElseThrow();
-        assertEquals(new PolicyRule(POSTGRES.toString(), 0, POSTGRES, RuleKeyKind.PATH_REVISION, 3), postgres);
+        assertEquals(new PolicyRule(POSTGRES.toString(), 0, POSTGRES, 3), postgres);
         assertEquals(2, merged.rules().size());
-        assertTrue(merged.rules().contains(new PolicyRule("cap.*", 0, ANY_INTERFACE, RuleKeyKind.ANY, 1)));
+        assertTrue(merged.rules().contains(new PolicyRule("cap.*", 0, ANY_INTERFACE, 1)));
 
         // global0 is merged into action1; what stays is action0, action1, global1, in that order.
         assertEquals(List.of(new Absorbed(global0, action1)), merged.absorbed());
@@ -310,7 +309,7 @@ class MergeRulesTest {
         Merged merged = merge(List.of(action, global, actionRule, globalRule, actionItem, globalItem));
 
         assertFiredTimes(merged.fired(), JOINED, 1);
-        assertEquals(List.of(new PolicyRule(POSTGRES.toString(), 0, POSTGRES, RuleKeyKind.PATH_REVISION, 1)), merged.rules());
+        assertEquals(List.of(new PolicyRule(POSTGRES.toString(), 0, POSTGRES, 1)), merged.rules());
         assertFiredTimes(merged.fired(), INDEXED, 1);
         assertEquals(List.of(actionItem.id()), merged.oneOf(POSTGRES.toString()));
     }

@@ -108,6 +108,19 @@ class RuleKeyRulesTest {
 
         assertNull(outcome.applicable());
         assertNotFired(outcome.fired(), ANY);
+        assertNotFired(outcome.fired(), PATH);
+        assertNotFired(outcome.fired(), EXACT);
+    }
+
+    @Test
+    void capStarWithARevisionStillNamesEveryInterface() {
+        PolicyRule any = rule(0, new Ref("cap.*", "0.1.0"), 1);
+
+        Outcome outcome = decide(POSTGRES, any);
+
+        assertEquals(any, outcome.applicable());
+        assertFired(outcome.fired(), ANY);
+        assertNotFired(outcome.fired(), EXACT);
     }
 
     @Test
