@@ -39,6 +39,7 @@ final class DecisionMemo {
 
     private final long capacityBytes;
     private long heldBytes;
+    private long hits;
     private final LinkedHashMap<Key, Decisions.Finished> byKey = new LinkedHashMap<>(256, 0.75f, true);
 
     DecisionMemo(long capacityBytes) {
@@ -46,7 +47,19 @@ final class DecisionMemo {
     }
 
     synchronized Decisions.Finished get(Key key) {
-        return byKey.get(key);
+        Decisions.Finished finished = byKey.get(key);
+        if (finished != null) {
+            hits++;
+        }
+        return finished;
+    }
+
+    synchronized long hits() {
+        return hits;
+    }
+
+    synchronized long heldBytes() {
+        return heldBytes;
     }
 
     synchronized void put(Key key, Decisions.Finished finished) {

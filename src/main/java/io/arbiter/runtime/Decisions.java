@@ -51,6 +51,9 @@ public final class Decisions {
     private final AtomicReference<Snapshot> current;
     private final Audit audit;
     private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
+    /** Memoised decisions take at most this much heap (a typical one holds tens of KB). */
+    private static final long MEMO_BYTES = 16L * 1024 * 1024;
+    private final DecisionMemo memo = new DecisionMemo(MEMO_BYTES);
     private volatile java.time.Duration decisionDeadline = DecisionDeadline.DEFAULT_BUDGET;
 
     public Decisions(PolicyTypeRegistry registry, Snapshot initial) {
@@ -61,6 +64,8 @@ public final class Decisions {
         this.registry = registry;
         this.current = new AtomicReference<>(initial);
         this.audit = audit;
+        audit.metrics().gauge("arbiter.decision.memo.hits", "Decisions answered from the memo of finished decisions", memo::hits);
+        audit.metrics().gauge("arbiter.decision.memo.bytes", "Heap the memo of finished decisions holds, about", memo::heldBytes);
     }
 
     /** How long each decision may take from the moment it is received ({@code serve --decision-deadline}). */
@@ -266,9 +271,6 @@ public final class Decisions {
                     Audit.Logged logged, io.arbiter.policytype.Masks masks) {
     }
 
-    /** Memoised decisions take at most this much heap (a typical one holds tens of KB). */
-    private static final long MEMO_BYTES = 16L * 1024 * 1024;
-    private final DecisionMemo memo = new DecisionMemo(MEMO_BYTES);
 
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A repeated request is answered from the runtime's memo exactly as it was decided, but for its decision id. */
 class DecisionMemoTest {
@@ -50,6 +51,7 @@ class DecisionMemoTest {
         assertEquals(2, records.size());
         assertEquals(comparable(records.get(0)), comparable(records.get(1)));
         assertEquals(second.path("decisionId"), record(records.get(1)).path("result").path("decisionId"));
+        assertTrue(audit.metrics().scrape().contains("arbiter_decision_memo_hits 1.0"), audit.metrics().scrape());
     }
 
     @Test
