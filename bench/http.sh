@@ -62,6 +62,22 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = [[$body]]
 EOF
+    # the same request, each time with other white space after it (20 spaces or line ends spelling a counter that
+    # starts apart on each wrk thread): every body is new to the server, so none is answered from its memo
+    cat > "$out/$name-distinct.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("first", threads * 100000) end
+function init(args) n = first end
+local ws = {}
+function request()
+    n = n + 1
+    local k = n
+    for i = 1, 20 do ws[i] = (k % 2 == 0) and " " or "\\n"; k = math.floor(k / 2) end
+    return wrk.format(nil, nil, nil, [[$body]] .. table.concat(ws))
+end
+EOF
 done
 
 pid=
@@ -117,6 +133,8 @@ for round in $(seq 1 "$rounds"); do
         record "$round" "$build" healthz "$(rate healthz /healthz)"
         record "$round" "$build" interface_log_on "$(rate interface /v1/decisions/implementation INTERFACE)"
         record "$round" "$build" action_log_on "$(rate action /v1/decisions/implementation ACTION)"
+        record "$round" "$build" interface_distinct "$(rate interface /v1/decisions/implementation INTERFACE-distinct)"
+        record "$round" "$build" action_distinct "$(rate action /v1/decisions/implementation ACTION-distinct)"
         stop_server
         # the same policy given as a file; a build that logs by default is told not to (--decision-log off)
         off=(--policy "$root/fixtures/embedded/policy.yaml")
@@ -147,6 +165,8 @@ END {
         printf "%s  healthz %.0f  interface %.0f (off %.0f)  action %.0f (off %.0f)\n", b, h, i, io, a, ao
         printf "%s  decisions/healthz: interface %.2f, action %.2f   auditing cost: interface %.1f%%, action %.1f%%\n",
             b, i / h, a / h, 100 * (1 - i / io), 100 * (1 - a / ao)
+        id = median(v[b FS "interface_distinct"]); ad = median(v[b FS "action_distinct"])
+        if (id != "") printf "%s  every request new (none memoised, log on): interface %.0f (%.2f of healthz), action %.0f (%.2f)\n", b, id, id / h, ad, ad / h
         printf "%s  ready %d ms   response %d bytes   log record %d bytes\n", b, median(v[b FS "ready_ms"]),
             median(v[b FS "response_bytes"]), median(v[b FS "record_bytes"])
     }
