@@ -83,6 +83,35 @@ class DecisionMemoTest {
         }
     }
 
+    @Test
+    void theMemoKeepsTheMostRecentlyUsedWithinItsBytesAndNoEntryLargerThanItsBound() {
+        DecisionMemo memo = new DecisionMemo(10_000);
+        Decisions.Finished small = finished(1_500); // about 3 KB held
+        DecisionMemo.Key first = key("1");
+        memo.put(first, small);
+        memo.put(key("2"), small);
+        memo.get(first); // used more recently than "2"
+        memo.put(key("3"), small);
+        memo.put(key("4"), small); // a fourth entry of ~3 KB is one too many for 10,000 bytes
+
+        assertEquals(small, memo.get(first));
+        assertEquals(null, memo.get(key("2")));
+        assertEquals(small, memo.get(key("4")));
+        assertTrue(memo.heldBytes() <= 10_000, memo.heldBytes() + " bytes held");
+
+        memo.put(key("large"), finished(DecisionMemo.MAX_ENTRY_BYTES));
+        assertEquals(null, memo.get(key("large")));
+    }
+
+    private static DecisionMemo.Key key(String body) {
+        return DecisionMemo.Key.of("s-1", "implementation", "application/json", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Decisions.Finished finished(int envelopeBytes) {
+        return new Decisions.Finished(new Envelope.Encoded(new byte[envelopeBytes]), "SELECTED", "p", List.of(),
+                new Audit.Logged("sha256:0", 2, new byte[2], false), io.arbiter.policytype.Masks.NONE);
+    }
+
     /** The implementation type, counting its decisions, saying whether it decides from the request and snapshot alone. */
     private static final class Counting implements PolicyType {
         private final PolicyType type = new ImplementationPolicyType();
