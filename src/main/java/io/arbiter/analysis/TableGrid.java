@@ -111,19 +111,8 @@ public final class TableGrid {
                 problems.add(new Problem("row " + row, "row " + row + " is " + line.length() + " characters long", row, null));
                 continue;
             }
-            List<String> cells = new org.drools.decisiontable.parser.csv.CsvLineParser().parse(line);
-            if (cells.size() > MAX_COLUMNS) {
-                problems.add(new Problem("row " + row + ", column " + (MAX_COLUMNS + 1), "row " + row + " has " + cells.size()
-                        + " columns; at most " + MAX_COLUMNS, row, MAX_COLUMNS + 1));
-                continue;
-            }
-            for (int c = 0; c < cells.size(); c++) {
-                if (cells.get(c).length() > MAX_CELL_CHARS) {
-                    problems.add(new Problem("row " + row + ", column " + (c + 1), "the cell holds " + cells.get(c).length()
-                            + " characters; at most " + MAX_CELL_CHARS, row, c + 1));
-                }
-            }
-            if (quoteLeftOpen(line)) {
+            if (cellProblems(row, new org.drools.decisiontable.parser.csv.CsvLineParser().parse(line), false, problems)
+                    && quoteLeftOpen(line)) {
                 problems.add(new Problem("row " + row, "row " + row + " leaves a quoted cell open (a cell cannot span lines)",
                         row, null));
             }
@@ -159,23 +148,31 @@ public final class TableGrid {
                     MAX_ROWS + 1, null));
         }
         for (int r = 0; r < cells.size() && problems.size() < 20; r++) {
-            List<String> row = cells.get(r);
-            if (row.size() > MAX_COLUMNS) {
-                problems.add(new Problem("row " + (r + 1) + ", column " + (MAX_COLUMNS + 1), "row " + (r + 1) + " has "
-                        + row.size() + " columns; at most " + MAX_COLUMNS, r + 1, MAX_COLUMNS + 1));
-                continue;
-            }
-            for (int c = 0; c < row.size(); c++) {
-                String cell = row.get(c) == null ? "" : row.get(c);
-                if (cell.length() > MAX_CELL_CHARS) {
-                    problems.add(new Problem("row " + (r + 1) + ", column " + (c + 1), "the cell holds " + cell.length()
-                            + " characters; at most " + MAX_CELL_CHARS, r + 1, c + 1));
-                } else if (cell.contains("\n") || cell.contains("\r")) {
-                    problems.add(new Problem("row " + (r + 1) + ", column " + (c + 1), "a cell cannot span lines", r + 1, c + 1));
-                }
-            }
+            cellProblems(r + 1, cells.get(r), true, problems);
         }
         return problems;
+    }
+
+    /**
+     * The problems of row {@code row}'s cells: too many columns, else each cell too long or (when {@code oneLine}) across
+     * lines. False when the row has too many columns to look at its cells.
+     */
+    private static boolean cellProblems(int row, List<String> cells, boolean oneLine, List<Problem> problems) {
+        if (cells.size() > MAX_COLUMNS) {
+            problems.add(new Problem("row " + row + ", column " + (MAX_COLUMNS + 1), "row " + row + " has " + cells.size()
+                    + " columns; at most " + MAX_COLUMNS, row, MAX_COLUMNS + 1));
+            return false;
+        }
+        for (int c = 0; c < cells.size(); c++) {
+            String cell = cells.get(c) == null ? "" : cells.get(c);
+            if (cell.length() > MAX_CELL_CHARS) {
+                problems.add(new Problem("row " + row + ", column " + (c + 1), "the cell holds " + cell.length()
+                        + " characters; at most " + MAX_CELL_CHARS, row, c + 1));
+            } else if (oneLine && (cell.contains("\n") || cell.contains("\r"))) {
+                problems.add(new Problem("row " + row + ", column " + (c + 1), "a cell cannot span lines", row, c + 1));
+            }
+        }
+        return true;
     }
 
     private static boolean quoteLeftOpen(String line) {
