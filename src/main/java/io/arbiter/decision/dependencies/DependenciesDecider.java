@@ -24,8 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import static io.arbiter.engine.CompiledRuleBase.factsOf;
-
 /**
  * Decides dependency gating. Java parses the request and prepares facts: the hub's canonicalisation of dependency
  * names and PolicySet expansion (ocm-dependencies.md section 2: pure renaming) and the cluster identity of each
@@ -375,15 +373,12 @@ public final class DependenciesDecider {
      * tens of thousands of facts here, and a query costs a lookup per row (5-6% of the 500-policy benchmark).
      */
     public static Result read(KieSession session) {
-        return new Result(factsOf(session, TemplateState.class), factsOf(session, ReportedName.class),
-                factsOf(session, TemplateAction.class), templateUnmet(session), factsOf(session, PolicyCompliance.class),
-                factsOf(session, SetCompliance.class), factsOf(session, SetMessage.class), factsOf(session, WaitingOn.class),
-                factsOf(session, PolicyWaitingOn.class), factsOf(session, Cycle.class));
-    }
-
-    /** The unmet dependencies each template inherits: a policy-level judgement itself holds no template back. */
-    private static List<Unmet> templateUnmet(KieSession session) {
-        return factsOf(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList();
+        return new Result(CompiledRuleBase.factsOf(session, TemplateState.class), CompiledRuleBase.factsOf(session, ReportedName.class),
+                CompiledRuleBase.factsOf(session, TemplateAction.class),
+                CompiledRuleBase.factsOf(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
+                CompiledRuleBase.factsOf(session, PolicyCompliance.class), CompiledRuleBase.factsOf(session, SetCompliance.class),
+                CompiledRuleBase.factsOf(session, SetMessage.class), CompiledRuleBase.factsOf(session, WaitingOn.class),
+                CompiledRuleBase.factsOf(session, PolicyWaitingOn.class), CompiledRuleBase.factsOf(session, Cycle.class));
     }
 
     /**
@@ -453,10 +448,11 @@ public final class DependenciesDecider {
     }
 
     private static Gated gated(KieSession session) {
-        return new Gated(factsOf(session, TemplateState.class), factsOf(session, ReportedName.class),
-                factsOf(session, TemplateAction.class), templateUnmet(session), factsOf(session, PolicyCompliance.class),
-                factsOf(session, WaitingOn.class),
-                factsOf(session, Wanted.class).stream().filter(wanted -> wanted.targetPolicy() != null).toList());
+        return new Gated(CompiledRuleBase.factsOf(session, TemplateState.class), CompiledRuleBase.factsOf(session, ReportedName.class),
+                CompiledRuleBase.factsOf(session, TemplateAction.class),
+                CompiledRuleBase.factsOf(session, Unmet.class).stream().filter(unmet -> unmet.template() != null).toList(),
+                CompiledRuleBase.factsOf(session, PolicyCompliance.class), CompiledRuleBase.factsOf(session, WaitingOn.class),
+                CompiledRuleBase.factsOf(session, Wanted.class).stream().filter(wanted -> wanted.targetPolicy() != null).toList());
     }
 
     public static DependenciesDecision decide(JsonNode body, CompiledRuleBase ruleBase) {
