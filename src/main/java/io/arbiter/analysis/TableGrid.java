@@ -3,13 +3,14 @@ package io.arbiter.analysis;
 import io.arbiter.document.Problem;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * A CSV decision table as an analyst sees it in the browser: every line of the file as a row of cells, and each
@@ -84,21 +85,15 @@ public final class TableGrid {
 
     /** Problems of a CSV body before it is read as a table: not UTF-8, a line with a quote left open, too large. */
     public static List<Problem> shapeProblems(byte[] content) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content)).toString();
-        } catch (CharacterCodingException e) {
-            int row = 1;
-            int at = firstInvalidByte(content);
-            for (int i = 0; i < at; i++) {
-                if (content[i] == '\n') {
-                    row++;
-                }
-            }
+        ByteBuffer in = ByteBuffer.wrap(content);
+        CharBuffer text = CharBuffer.allocate(content.length); // UTF-8 never decodes to more chars than bytes
+        if (StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(in, text, true).isError()) {
+            int at = in.position();
+            int row = 1 + (int) IntStream.range(0, at).filter(i -> content[i] == '\n').count();
             return List.of(new Problem("row " + row, "the table is not UTF-8 text (an invalid byte at offset " + at + ")", row, null));
         }
-        String[] lines = text.split("\r?\n", -1);
+        String[] lines = text.flip().toString().split("\r?\n", -1);
         if (lines.length > MAX_ROWS + 1) {
             return List.of(new Problem("row " + (MAX_ROWS + 1), "the table has " + lines.length + " rows; at most " + MAX_ROWS,
                     MAX_ROWS + 1, null));
@@ -175,22 +170,8 @@ public final class TableGrid {
         return true;
     }
 
+    /** An odd number of quotes: a doubled quote inside a quoted cell counts twice. */
     private static boolean quoteLeftOpen(String line) {
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            if (line.charAt(i) == '"') {
-                quoted = !quoted;
-            }
-        }
-        return quoted;
-    }
-
-    private static int firstInvalidByte(byte[] content) {
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(content);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(content.length + 1);
-        var result = decoder.decode(in, out, true);
-        return result.isError() ? in.position() : content.length;
+        return line.chars().filter(c -> c == '"').count() % 2 == 1;
     }
 }
