@@ -256,7 +256,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
         if (entry.outcome.completeExceptionally(new DecisionLogUnavailableException(message))) {
             failed.incrementAndGet();
             // A stalled sink would refuse every decision this way: unwritable until the writer's next write succeeds.
-            markUnwritable("the record of decision " + entry.decisionId() + " " + what);
+            trouble("the record of decision " + entry.decisionId() + " " + what);
             log.warn("decision log {}: the record of decision {} {}; the decision is refused", describe(),
                     entry.decisionId(), what);
             counted.run();
@@ -368,7 +368,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
      * batch with {@link #reportFailure}.
      */
     protected final void failed(Entry entry, String reason) {
-        markUnwritable(reason);
+        trouble(reason);
         settleFailed(entry, reason);
     }
 
@@ -384,9 +384,14 @@ public abstract class QueuedDecisionLog implements DecisionLog {
         counted.run();
     }
 
-    /** A sink trouble that fails no record (a failed rotation, say): shown in health until a write succeeds. */
+    /**
+     * The log is unwritable until a write succeeds: a failed record, or a sink trouble that fails none (a failed
+     * rotation, say), shown in health.
+     */
     protected final void trouble(String reason) {
-        markUnwritable(reason);
+        error(reason);
+        unwritableSince = System.nanoTime();
+        unwritable = true;
     }
 
     /** A sink that keeps failing would log every few milliseconds: a new reason at once, the same one now and then. */
@@ -418,11 +423,5 @@ public abstract class QueuedDecisionLog implements DecisionLog {
 
     private void error(String message) {
         lastError = new LastError(message, Instant.now());
-    }
-
-    private void markUnwritable(String reason) {
-        error(reason);
-        unwritableSince = System.nanoTime();
-        unwritable = true;
     }
 }
