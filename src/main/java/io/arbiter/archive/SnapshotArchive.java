@@ -211,7 +211,10 @@ public final class SnapshotArchive {
         }
     }
 
-    /** {@code outputs}, each Interface's that declares any, is left out when none does (as archives written before). */
+    /**
+     * {@code outputs}: those of each Interface that declares any; left out when none does, as in archives written
+     * before Interface outputs were read.
+     */
     private record CatalogPart(List<Implementation> implementations, List<Ref> interfaces, Collection<TypeDefinition> types,
                                Collection<Ref> attributes,
                                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, List<OutputTypeInstance>> outputs) {
