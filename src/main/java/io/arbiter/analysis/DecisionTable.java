@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * A CSV decision table read as the table compiler reads it (its own CSV line parser, one row per line): the imports,
@@ -31,13 +32,7 @@ record DecisionTable(String file, List<String> imports, boolean sequential, List
         }
 
         List<Integer> columnsOf(String kind) {
-            List<Integer> columns = new ArrayList<>();
-            for (int c = 0; c < kinds.size(); c++) {
-                if (kind(c).equals(kind)) {
-                    columns.add(c);
-                }
-            }
-            return columns;
+            return IntStream.range(0, kinds.size()).filter(c -> kind(c).equals(kind)).boxed().toList();
         }
 
         /** The row a rule of this table comes from: by its NAME cell, else by Drools' {@code <table>_<row>} naming. */

@@ -3,13 +3,14 @@ package io.arbiter.analysis;
 import io.arbiter.document.Problem;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * A CSV decision table as an analyst sees it in the browser: every line of the file as a row of cells, and each
@@ -84,21 +85,15 @@ public final class TableGrid {
 
     /** Problems of a CSV body before it is read as a table: not UTF-8, a line with a quote left open, too large. */
     public static List<Problem> shapeProblems(byte[] content) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content)).toString();
-        } catch (CharacterCodingException e) {
-            int row = 1;
-            int at = firstInvalidByte(content);
-            for (int i = 0; i < at; i++) {
-                if (content[i] == '\n') {
-                    row++;
-                }
-            }
+        ByteBuffer in = ByteBuffer.wrap(content);
+        CharBuffer text = CharBuffer.allocate(content.length); // UTF-8 never decodes to more chars than bytes
+        if (StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(in, text, true).isError()) {
+            int at = in.position();
+            int row = 1 + (int) IntStream.range(0, at).filter(i -> content[i] == '\n').count();
             return List.of(new Problem("row " + row, "the table is not UTF-8 text (an invalid byte at offset " + at + ")", row, null));
         }
-        String[] lines = text.split("\r?\n", -1);
+        String[] lines = text.flip().toString().split("\r?\n", -1);
         if (lines.length > MAX_ROWS + 1) {
             return List.of(new Problem("row " + (MAX_ROWS + 1), "the table has " + lines.length + " rows; at most " + MAX_ROWS,
                     MAX_ROWS + 1, null));
@@ -111,19 +106,8 @@ public final class TableGrid {
                 problems.add(new Problem("row " + row, "row " + row + " is " + line.length() + " characters long", row, null));
                 continue;
             }
-            List<String> cells = new org.drools.decisiontable.parser.csv.CsvLineParser().parse(line);
-            if (cells.size() > MAX_COLUMNS) {
-                problems.add(new Problem("row " + row + ", column " + (MAX_COLUMNS + 1), "row " + row + " has " + cells.size()
-                        + " columns; at most " + MAX_COLUMNS, row, MAX_COLUMNS + 1));
-                continue;
-            }
-            for (int c = 0; c < cells.size(); c++) {
-                if (cells.get(c).length() > MAX_CELL_CHARS) {
-                    problems.add(new Problem("row " + row + ", column " + (c + 1), "the cell holds " + cells.get(c).length()
-                            + " characters; at most " + MAX_CELL_CHARS, row, c + 1));
-                }
-            }
-            if (quoteLeftOpen(line)) {
+            if (cellProblems(row, new org.drools.decisiontable.parser.csv.CsvLineParser().parse(line), false, problems)
+                    && quoteLeftOpen(line)) {
                 problems.add(new Problem("row " + row, "row " + row + " leaves a quoted cell open (a cell cannot span lines)",
                         row, null));
             }
@@ -159,41 +143,35 @@ public final class TableGrid {
                     MAX_ROWS + 1, null));
         }
         for (int r = 0; r < cells.size() && problems.size() < 20; r++) {
-            List<String> row = cells.get(r);
-            if (row.size() > MAX_COLUMNS) {
-                problems.add(new Problem("row " + (r + 1) + ", column " + (MAX_COLUMNS + 1), "row " + (r + 1) + " has "
-                        + row.size() + " columns; at most " + MAX_COLUMNS, r + 1, MAX_COLUMNS + 1));
-                continue;
-            }
-            for (int c = 0; c < row.size(); c++) {
-                String cell = row.get(c) == null ? "" : row.get(c);
-                if (cell.length() > MAX_CELL_CHARS) {
-                    problems.add(new Problem("row " + (r + 1) + ", column " + (c + 1), "the cell holds " + cell.length()
-                            + " characters; at most " + MAX_CELL_CHARS, r + 1, c + 1));
-                } else if (cell.contains("\n") || cell.contains("\r")) {
-                    problems.add(new Problem("row " + (r + 1) + ", column " + (c + 1), "a cell cannot span lines", r + 1, c + 1));
-                }
-            }
+            cellProblems(r + 1, cells.get(r), true, problems);
         }
         return problems;
     }
 
-    private static boolean quoteLeftOpen(String line) {
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            if (line.charAt(i) == '"') {
-                quoted = !quoted;
+    /**
+     * The problems of row {@code row}'s cells: too many columns, else each cell too long or (when {@code oneLine}) across
+     * lines. False when the row has too many columns to look at its cells.
+     */
+    private static boolean cellProblems(int row, List<String> cells, boolean oneLine, List<Problem> problems) {
+        if (cells.size() > MAX_COLUMNS) {
+            problems.add(new Problem("row " + row + ", column " + (MAX_COLUMNS + 1), "row " + row + " has " + cells.size()
+                    + " columns; at most " + MAX_COLUMNS, row, MAX_COLUMNS + 1));
+            return false;
+        }
+        for (int c = 0; c < cells.size(); c++) {
+            String cell = cells.get(c) == null ? "" : cells.get(c);
+            if (cell.length() > MAX_CELL_CHARS) {
+                problems.add(new Problem("row " + row + ", column " + (c + 1), "the cell holds " + cell.length()
+                        + " characters; at most " + MAX_CELL_CHARS, row, c + 1));
+            } else if (oneLine && (cell.contains("\n") || cell.contains("\r"))) {
+                problems.add(new Problem("row " + row + ", column " + (c + 1), "a cell cannot span lines", row, c + 1));
             }
         }
-        return quoted;
+        return true;
     }
 
-    private static int firstInvalidByte(byte[] content) {
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(content);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(content.length + 1);
-        var result = decoder.decode(in, out, true);
-        return result.isError() ? in.position() : content.length;
+    /** An odd number of quotes: a doubled quote inside a quoted cell counts twice. */
+    private static boolean quoteLeftOpen(String line) {
+        return line.chars().filter(c -> c == '"').count() % 2 == 1;
     }
 }

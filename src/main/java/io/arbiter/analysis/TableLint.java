@@ -36,10 +36,6 @@ public final class TableLint {
     private TableLint() {
     }
 
-    /** One policy type's files as read, or why they could not be read. */
-    public record Files(PolicyType type, List<RuleBaseBuilder.RuleFile> files) {
-    }
-
     public static List<Finding> lint(PolicyTypeRegistry registry, Path rulesRoot, Path tablesRoot, Set<String> firedRules) {
         List<Finding> findings = new ArrayList<>();
         for (PolicyType type : registry.types()) {
@@ -64,14 +60,8 @@ public final class TableLint {
      */
     public static List<Finding> lintFiles(PolicyType type, List<RuleBaseBuilder.RuleFile> files, Set<String> firedRules) {
         List<Finding> findings = new ArrayList<>();
-        Map<String, DecisionTable> tables = new LinkedHashMap<>();
-        for (RuleBaseBuilder.RuleFile file : files) {
-            if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
-                DecisionTable table = DecisionTable.parse(file.name(), file.content());
-                tables.put(file.name(), table);
-                findings.addAll(rowChecks(table, firedRules));
-            }
-        }
+        Map<String, DecisionTable> tables = csvTables(files);
+        tables.values().forEach(table -> findings.addAll(rowChecks(table, firedRules)));
         RuleBaseBuilder.Check check = RuleBaseBuilder.check(type.name(), files);
         List<Finding> compileErrors = compileErrors(check, type, tables);
         findings.addAll(compileErrors);
@@ -83,26 +73,28 @@ public final class TableLint {
 
     /** The checks of the rows of each CSV table of {@code files}, without compiling (cheap: for a baseline). */
     public static List<Finding> rowFindings(List<RuleBaseBuilder.RuleFile> files) {
-        List<Finding> findings = new ArrayList<>();
-        for (RuleBaseBuilder.RuleFile file : files) {
-            if (file.type() == ResourceType.DTABLE && file.name().endsWith(".csv")) {
-                findings.addAll(rowChecks(DecisionTable.parse(file.name(), file.content()), null));
-            }
-        }
-        return findings;
+        return csvTables(files).values().stream().flatMap(table -> rowChecks(table, null).stream()).toList();
+    }
+
+    /** The CSV tables of {@code files}, by file name. */
+    private static Map<String, DecisionTable> csvTables(List<RuleBaseBuilder.RuleFile> files) {
+        Map<String, DecisionTable> tables = new LinkedHashMap<>();
+        files.stream().filter(file -> file.type() == ResourceType.DTABLE && file.name().endsWith(".csv"))
+                .forEach(file -> tables.put(file.name(), DecisionTable.parse(file.name(), file.content())));
+        return tables;
     }
 
     /** The constants an enumerated condition column ({@code x == Enum.$param}) allows, or null for a free column. */
     static List<String> allowedValues(DecisionTable file, Table table, int column) {
+        Class<?> type = enumType(file, table, column);
+        return type == null ? null : Arrays.stream(type.getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).toList();
+    }
+
+    /** The enum of an enumerated condition column ({@code x == Enum.$param}), or null for a free column. */
+    private static Class<?> enumType(DecisionTable file, Table table, int column) {
         Matcher matcher = ENUM_PARAM.matcher(table.code().cell(column));
-        if (!matcher.find()) {
-            return null;
-        }
-        Class<?> type = resolve(file.imports(), matcher.group(1));
-        if (type == null || !type.isEnum()) {
-            return null;
-        }
-        return Arrays.stream(type.getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).toList();
+        Class<?> type = matcher.find() ? resolve(file.imports(), matcher.group(1)) : null;
+        return type != null && type.isEnum() ? type : null;
     }
 
     private static String display(String file, Path rulesRoot, Path tablesRoot) {
@@ -187,15 +179,11 @@ public final class TableLint {
      * blank cell leaves the condition out, so its row covers every constant.
      */
     private static void enumColumn(DecisionTable file, Table table, int column, List<Finding> findings) {
-        Matcher matcher = ENUM_PARAM.matcher(table.code().cell(column));
-        if (!matcher.find()) {
+        List<String> constants = allowedValues(file, table, column);
+        if (constants == null) {
             return;
         }
-        Class<?> type = resolve(file.imports(), matcher.group(1));
-        if (type == null || !type.isEnum()) {
-            return;
-        }
-        List<String> constants = Arrays.stream(type.getEnumConstants()).map(constant -> ((Enum<?>) constant).name()).toList();
+        String type = enumType(file, table, column).getSimpleName();
         List<String> covered = new ArrayList<>();
         boolean blank = false;
         for (Row row : table.rows()) {
@@ -206,14 +194,14 @@ public final class TableLint {
             }
             if (!constants.contains(value)) {
                 findings.add(Finding.inTable(Severity.ERROR, "unknown-value", file.file(), row.number(), column + 1,
-                        "'" + value + "' is not a " + type.getSimpleName() + "; one of " + constants));
+                        "'" + value + "' is not a " + type + "; one of " + constants));
             }
             covered.add(value);
         }
         for (String constant : constants) {
             if (!blank && !covered.contains(constant)) {
                 findings.add(Finding.inTable(Severity.WARNING, "uncovered-value", file.file(), table.code().number(),
-                        column + 1, "no row has " + type.getSimpleName() + "." + constant + " in '" + table.headers().cell(column)
+                        column + 1, "no row has " + type + "." + constant + " in '" + table.headers().cell(column)
                                 + "': facts with it match no row of '" + table.name() + "'"));
             }
         }

@@ -1,5 +1,6 @@
 package io.arbiter.archive;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -7,8 +8,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.arbiter.catalog.Catalog;
 import io.arbiter.catalog.TypeInstanceStore;
 import io.arbiter.decision.Snapshot;
@@ -18,6 +17,7 @@ import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.RuleBaseBuilder;
 import io.arbiter.engine.RuleBaseException;
 import io.arbiter.model.Implementation;
+import io.arbiter.model.OutputTypeInstance;
 import io.arbiter.model.Ref;
 import io.arbiter.model.TypeDefinition;
 import io.arbiter.model.TypeInstance;
@@ -43,10 +43,12 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -91,16 +93,11 @@ public final class SnapshotArchive {
 
     /** The kinds of part, each in its own folder under {@code parts/}. */
     public enum Part {
-        POLICY("policy"), RULES("rules"), CATALOG("catalog"), TYPE_INSTANCES("type-instances");
+        POLICY, RULES, CATALOG, TYPE_INSTANCES;
 
-        private final String folder;
-
-        Part(String folder) {
-            this.folder = folder;
-        }
-
+        /** {@code policy}, {@code rules}, {@code catalog}, {@code type-instances}. */
         public String folder() {
-            return folder;
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 
@@ -144,19 +141,20 @@ public final class SnapshotArchive {
             earlier = Optional.empty(); // rewritten below
         }
         ArchiveManifest manifest = ArchiveManifest.of(snapshot, wentLive.toString(), earlier);
-        writePart(Part.POLICY, manifest.policy(), () -> policyPart(snapshot.policy()));
+        PolicyDocument policy = snapshot.policy();
+        writePart(Part.POLICY, manifest.policy(), () -> new PolicyPart(policy.version(), policy.warnings(), policy.source()));
         for (CompiledRuleBase base : snapshot.ruleBases().values()) {
-            writePart(Part.RULES, base.revision(), () -> rulesPart(base.files()));
+            writePart(Part.RULES, base.revision(), () -> new RulesPart(base.files().stream().map(RuleFilePart::of).toList()));
         }
-        writePart(Part.CATALOG, manifest.catalog(), () -> catalogPart(snapshot.catalog()));
-        writePart(Part.TYPE_INSTANCES, manifest.typeInstances(), () -> typeInstancesPart(snapshot.typeInstances()));
+        writePart(Part.CATALOG, manifest.catalog(), () -> CatalogPart.of(snapshot.catalog()));
+        writePart(Part.TYPE_INSTANCES, manifest.typeInstances(), () -> new TypeInstancesPart(snapshot.typeInstances().all()));
         writeAtomically(manifestPath(manifest.snapshotRevision()), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest));
         prune();
         return manifest;
     }
 
     private interface Content {
-        JsonNode build() throws IOException;
+        Object build() throws IOException;
     }
 
     private void writePart(Part part, String revision, Content content) throws IOException {
@@ -195,31 +193,41 @@ public final class SnapshotArchive {
         }
     }
 
-    private static JsonNode policyPart(PolicyDocument policy) {
-        ObjectNode part = JSON.createObjectNode();
-        part.put("version", policy.version());
-        ArrayNode warnings = part.putArray("warnings");
-        policy.warnings().forEach(warnings::add);
-        part.set("source", policy.source());
-        return part;
+    // The parts as written: Jackson writes a record's fields in their order.
+
+    private record PolicyPart(String version, List<String> warnings, JsonNode source) {
     }
 
-    private static JsonNode rulesPart(List<RuleBaseBuilder.RuleFile> files) {
-        ObjectNode part = JSON.createObjectNode();
-        ArrayNode list = part.putArray("files");
-        for (RuleBaseBuilder.RuleFile file : files) {
-            ObjectNode entry = list.addObject();
-            entry.put("name", file.name());
-            entry.put("type", file.type() == ResourceType.DTABLE ? "DTABLE" : "DRL");
-            // text where it is text, so an auditor can read and diff an archived table; base64 for a spreadsheet
+    private record RulesPart(List<RuleFilePart> files) {
+    }
+
+    /** A rule file: {@code text} where it is text, so an auditor can read and diff an archived table; else base64. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private record RuleFilePart(String name, String type, String text, String base64) {
+        static RuleFilePart of(RuleBaseBuilder.RuleFile file) {
             String text = utf8(file.content());
-            if (text != null) {
-                entry.put("text", text);
-            } else {
-                entry.put("base64", Base64.getEncoder().encodeToString(file.content()));
-            }
+            return new RuleFilePart(file.name(), file.type() == ResourceType.DTABLE ? "DTABLE" : "DRL", text,
+                    text == null ? Base64.getEncoder().encodeToString(file.content()) : null);
         }
-        return part;
+    }
+
+    /**
+     * {@code outputs}: those of each Interface that declares any; left out when none does, as in archives written
+     * before Interface outputs were read.
+     */
+    private record CatalogPart(List<Implementation> implementations, List<Ref> interfaces, Collection<TypeDefinition> types,
+                               Collection<Ref> attributes,
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, List<OutputTypeInstance>> outputs) {
+        static CatalogPart of(Catalog catalog) {
+            Map<String, List<OutputTypeInstance>> outputs = new LinkedHashMap<>();
+            catalog.interfaces().stream().filter(iface -> !catalog.outputsOf(iface).isEmpty())
+                    .forEach(iface -> outputs.put(iface.toString(), catalog.outputsOf(iface)));
+            return new CatalogPart(catalog.implementations(), catalog.interfaces(), catalog.types(), catalog.attributes(),
+                    outputs);
+        }
+    }
+
+    private record TypeInstancesPart(Collection<TypeInstance> typeInstances) {
     }
 
     private static String utf8(byte[] content) {
@@ -229,30 +237,6 @@ public final class SnapshotArchive {
         } catch (CharacterCodingException e) {
             return null;
         }
-    }
-
-    private static JsonNode catalogPart(Catalog catalog) {
-        ObjectNode part = JSON.createObjectNode();
-        part.set("implementations", JSON.valueToTree(catalog.implementations()));
-        part.set("interfaces", JSON.valueToTree(catalog.interfaces()));
-        part.set("types", JSON.valueToTree(catalog.types()));
-        part.set("attributes", JSON.valueToTree(catalog.attributes()));
-        ObjectNode outputs = JSON.createObjectNode();
-        catalog.interfaces().forEach(iface -> {
-            if (!catalog.outputsOf(iface).isEmpty()) {
-                outputs.set(iface.toString(), JSON.valueToTree(catalog.outputsOf(iface)));
-            }
-        });
-        if (!outputs.isEmpty()) {
-            part.set("outputs", outputs); // absent from archives written before Interface outputs were read
-        }
-        return part;
-    }
-
-    private static JsonNode typeInstancesPart(TypeInstanceStore store) {
-        ObjectNode part = JSON.createObjectNode();
-        part.set("typeInstances", JSON.valueToTree(store.all()));
-        return part;
     }
 
     /** Keeps the last {@link #keep} manifests to go live, and the parts they name; deletes everything else. */
@@ -502,13 +486,13 @@ public final class SnapshotArchive {
         }
     }
 
-    private static Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs(JsonNode part) {
-        Map<Ref, List<io.arbiter.model.OutputTypeInstance>> outputs = new java.util.LinkedHashMap<>();
+    private static Map<Ref, List<OutputTypeInstance>> outputs(JsonNode part) {
+        Map<Ref, List<OutputTypeInstance>> outputs = new LinkedHashMap<>();
         var fields = part.path("outputs").fields();
         while (fields.hasNext()) {
             var field = fields.next();
             outputs.put(Ref.parse(field.getKey()), JSON.convertValue(field.getValue(),
-                    new TypeReference<List<io.arbiter.model.OutputTypeInstance>>() { }));
+                    new TypeReference<List<OutputTypeInstance>>() { }));
         }
         return outputs;
     }

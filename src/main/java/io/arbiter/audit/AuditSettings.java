@@ -17,7 +17,6 @@ import java.nio.file.Path;
 public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParameters, long maxBytes, int keepFiles,
                             int capacity, int recentDecisions, long memoryBytes, Sink sink, KafkaSinkSettings kafka) {
 
-    /** Where decision records go: {@code serve --decision-log-sink}. */
     /** Where the decision records go, in words for the start-up log: a file, standard output, a topic, or nowhere. */
     public String destination() {
         return switch (sink) {
@@ -28,6 +27,7 @@ public record AuditSettings(Path file, DecisionLog.Mode mode, boolean logParamet
         };
     }
 
+    /** Where decision records go: {@code serve --decision-log-sink}. */
     public enum Sink {
         /** JSON lines in a file, rotated by size. */
         FILE,

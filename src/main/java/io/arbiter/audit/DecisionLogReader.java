@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Reads decision logs back for auditors ({@code arbiter audit}): one or more files (a log and its rotated
@@ -128,7 +129,7 @@ public final class DecisionLogReader {
     }
 
     /** Every decision record, in log order; lines that are not decision records are reported and skipped. */
-    public void forEach(java.util.function.Consumer<JsonNode> action) throws IOException {
+    public void forEach(Consumer<JsonNode> action) throws IOException {
         forEachRecord(record -> {
             action.accept(record);
             return false;
@@ -141,12 +142,8 @@ public final class DecisionLogReader {
         return path.isEmpty() ? record.path("endpoint").asText() : path;
     }
 
-    /** A record visitor; returns true to stop reading. */
-    private interface Visitor {
-        boolean visit(JsonNode record);
-    }
-
-    private void forEachRecord(Visitor visitor) throws IOException {
+    /** Hands every decision record to {@code visitor} until it returns true (stop reading). */
+    private void forEachRecord(Predicate<JsonNode> visitor) throws IOException {
         source.forEach((where, line, text) -> {
             if (text == null) {
                 unreadable.accept(new Unreadable(where, line, "the line is longer than " + maxLineChars
@@ -171,7 +168,7 @@ public final class DecisionLogReader {
                         + "program's log?): name only the files serve --decision-log writes"));
                 return false;
             }
-            return visitor.visit(record);
+            return visitor.test(record);
         });
     }
 

@@ -42,10 +42,6 @@ abstract class LineDecisionLog extends QueuedDecisionLog {
         }
     }
 
-    LineDecisionLog(int capacity, long bufferBytes, Mode mode) {
-        super(capacity, bufferBytes, mode);
-    }
-
     LineDecisionLog(int capacity, long bufferBytes, Mode mode, RequiredWaits waits) {
         super(capacity, bufferBytes, mode, waits);
     }

@@ -101,17 +101,13 @@ public abstract class QueuedDecisionLog implements DecisionLog {
      */
     protected static final class Entry {
         private final DecisionRecord record;
-        private final long retainedBytes;
         /** REQUIRED mode: completed once the record is written, or failed; null in BEST_EFFORT mode. */
         private final CompletableFuture<Void> outcome;
-        /** The encoded record (the writer thread's own). */
-        private byte[] json;
         /** Written, failed or given up on (the writer thread's own). */
         private boolean settled;
 
-        Entry(DecisionRecord record, long retainedBytes, CompletableFuture<Void> outcome) {
+        Entry(DecisionRecord record, CompletableFuture<Void> outcome) {
             this.record = record;
-            this.retainedBytes = retainedBytes;
             this.outcome = outcome;
         }
 
@@ -124,12 +120,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
         }
 
         public byte[] json() {
-            return json;
-        }
-
-        /** Whether a decision waits for this record (REQUIRED mode). */
-        public boolean awaited() {
-            return outcome != null;
+            return record.json();
         }
 
         /** Its decision gave up waiting and was refused: the record is not written. */
@@ -193,38 +184,45 @@ public abstract class QueuedDecisionLog implements DecisionLog {
 
     @Override
     public Receipt append(DecisionRecord record) {
-        long retainedBytes = record.retainedBytes();
         if (mode == Mode.REQUIRED) {
             if (closed || writerStopped) {
                 throw new DecisionLogUnavailableException("the decision log is required and its writer has stopped");
             }
-            long deadline = System.nanoTime() + roomWaitNanos;
-            if (!reserve(retainedBytes, true, deadline)) {
+            Entry entry = new Entry(record, new CompletableFuture<>());
+            if (!enqueue(entry, true, System.nanoTime() + roomWaitNanos)) {
                 drop();
                 throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
-            }
-            Entry entry = new Entry(record, retainedBytes, new CompletableFuture<>());
-            try {
-                if (!queue.offer(entry, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    queuedBytes.addAndGet(-retainedBytes);
-                    drop();
-                    throw new DecisionLogUnavailableException("the decision log is required and its buffer is full");
-                }
-            } catch (InterruptedException e) {
-                queuedBytes.addAndGet(-retainedBytes);
-                Thread.currentThread().interrupt();
-                throw new DecisionLogUnavailableException("interrupted while waiting for the decision log");
             }
             LockSupport.unpark(writer);
             return () -> awaitWritten(entry);
         }
-        if (closed || writerStopped || !reserve(retainedBytes, false, 0)) {
-            drop();
-        } else if (!queue.offer(new Entry(record, retainedBytes, null))) {
-            queuedBytes.addAndGet(-retainedBytes);
+        if (closed || writerStopped || !enqueue(new Entry(record, null), false, 0)) {
             drop();
         }
         return NOT_AWAITED;
+    }
+
+    /**
+     * Reserves the record's bytes and queues it, if {@code waits} waiting until {@code deadline} ({@link
+     * System#nanoTime}); false, with nothing reserved, when there is no room.
+     */
+    private boolean enqueue(Entry entry, boolean waits, long deadline) {
+        long retainedBytes = entry.record.retainedBytes();
+        if (!reserve(retainedBytes, waits, deadline)) {
+            return false;
+        }
+        try {
+            if (waits ? queue.offer(entry, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+                    : queue.offer(entry)) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            queuedBytes.addAndGet(-retainedBytes);
+            Thread.currentThread().interrupt();
+            throw new DecisionLogUnavailableException("interrupted while waiting for the decision log");
+        }
+        queuedBytes.addAndGet(-retainedBytes);
+        return false;
     }
 
     private void drop() {
@@ -258,7 +256,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
         if (entry.outcome.completeExceptionally(new DecisionLogUnavailableException(message))) {
             failed.incrementAndGet();
             // A stalled sink would refuse every decision this way: unwritable until the writer's next write succeeds.
-            markUnwritable("the record of decision " + entry.decisionId() + " " + what);
+            trouble("the record of decision " + entry.decisionId() + " " + what);
             log.warn("decision log {}: the record of decision {} {}; the decision is refused", describe(),
                     entry.decisionId(), what);
             counted.run();
@@ -314,7 +312,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
 
     private void drain() {
         List<Entry> batch = new ArrayList<>();
-        List<Entry> encoded = new ArrayList<>();
+        List<Entry> toWrite = new ArrayList<>();
         try {
             while (!closed || !queue.isEmpty()) {
                 try {
@@ -329,38 +327,27 @@ public abstract class QueuedDecisionLog implements DecisionLog {
                     for (Entry entry : batch) {
                         if (entry.abandoned()) {
                             entry.settled = true;
-                        } else if (encode(entry)) {
-                            encoded.add(entry);
+                        } else {
+                            toWrite.add(entry);
                         }
                     }
-                    if (!encoded.isEmpty()) {
-                        write(encoded);
+                    if (!toWrite.isEmpty()) {
+                        write(toWrite);
                     }
                 } catch (Throwable e) {
-                    // Not one record's fault (encode and write settle those themselves): what is left of the batch
+                    // Not one record's fault (write settles those itself): what is left of the batch
                     // fails, and the thread goes on with the next records rather than leaving every later decision
                     // unlogged.
                     writerFailed(batch, e);
                 } finally {
-                    long released = 0;
-                    for (Entry entry : batch) {
-                        released += entry.retainedBytes;
-                        entry.json = null;
-                    }
-                    queuedBytes.addAndGet(-released);
+                    queuedBytes.addAndGet(-batch.stream().mapToLong(entry -> entry.record.retainedBytes()).sum());
                     batch.clear();
-                    encoded.clear();
+                    toWrite.clear();
                 }
             }
         } finally {
             writerStopped = true;
         }
-    }
-
-    /** The record's JSON in {@link Entry#json}: encoded by {@link Audit} with its decision, so never refused here. */
-    private boolean encode(Entry entry) {
-        entry.json = entry.record.json();
-        return true;
     }
 
     /** The sink has the record: counted, and its decision (if one waits) answered. */
@@ -381,7 +368,7 @@ public abstract class QueuedDecisionLog implements DecisionLog {
      * batch with {@link #reportFailure}.
      */
     protected final void failed(Entry entry, String reason) {
-        markUnwritable(reason);
+        trouble(reason);
         settleFailed(entry, reason);
     }
 
@@ -397,9 +384,14 @@ public abstract class QueuedDecisionLog implements DecisionLog {
         counted.run();
     }
 
-    /** A sink trouble that fails no record (a failed rotation, say): shown in health until a write succeeds. */
+    /**
+     * The log is unwritable until a write succeeds: a failed record, or a sink trouble that fails none (a failed
+     * rotation, say), shown in health.
+     */
     protected final void trouble(String reason) {
-        markUnwritable(reason);
+        error(reason);
+        unwritableSince = System.nanoTime();
+        unwritable = true;
     }
 
     /** A sink that keeps failing would log every few milliseconds: a new reason at once, the same one now and then. */
@@ -431,11 +423,5 @@ public abstract class QueuedDecisionLog implements DecisionLog {
 
     private void error(String message) {
         lastError = new LastError(message, Instant.now());
-    }
-
-    private void markUnwritable(String reason) {
-        error(reason);
-        unwritableSince = System.nanoTime();
-        unwritable = true;
     }
 }

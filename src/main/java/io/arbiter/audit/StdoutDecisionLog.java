@@ -27,7 +27,7 @@ public final class StdoutDecisionLog extends LineDecisionLog {
 
     /** @param name names {@code out} in messages */
     StdoutDecisionLog(WritableByteChannel out, String name, int capacity, long bufferBytes, Mode mode) {
-        super(capacity, bufferBytes, mode);
+        super(capacity, bufferBytes, mode, RequiredWaits.DEFAULT);
         this.out = out;
         this.name = name;
         start();

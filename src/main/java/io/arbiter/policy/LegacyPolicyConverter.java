@@ -81,7 +81,7 @@ public final class LegacyPolicyConverter {
             for (Iterator<Map.Entry<String, JsonNode>> it = legacyRules.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> entry = it.next();
                 ObjectNode rule = rule(entry.getKey(), entry.getValue(),
-                        child(rulesPath, entry.getKey()), problems);
+                        Documents.childPath(rulesPath, entry.getKey()), problems);
                 if (rule != null) {
                     rules.add(rule);
                 }
@@ -117,7 +117,7 @@ public final class LegacyPolicyConverter {
         if (!keys.hasNext()) {
             return convertedPath;
         }
-        String rulePath = child("$.rules", keys.next());
+        String rulePath = Documents.childPath("$.rules", keys.next());
         String rest = rule.group(2);
         if (rest.startsWith(".interface")) {
             return rulePath; // the key is the Interface reference
@@ -219,13 +219,8 @@ public final class LegacyPolicyConverter {
         if (!checkObject(entry, path, "an injectTypeInstances entry must be an object", INJECT_FIELDS, problems)) {
             return null;
         }
-        boolean valid = true;
+        boolean valid = nonEmptyText(entry, "id", "the TypeInstance id", path, problems);
         JsonNode id = entry.get("id");
-        if (id == null || !id.isTextual() || id.asText().isEmpty()) {
-            problems.add(Problem.at(PathType.JSON_PATH.append(path, "id"), id == null
-                    ? "missing 'id' (the TypeInstance id)" : "'id' must be a non-empty string, not " + kind(id)));
-            valid = false;
-        }
         JsonNode description = entry.get("description");
         if (description != null && !description.isTextual()) {
             problems.add(Problem.at(PathType.JSON_PATH.append(path, "description"),
@@ -253,14 +248,9 @@ public final class LegacyPolicyConverter {
         if (!checkObject(typeRef, path, "'typeRef' must be an object with 'path' and 'revision'", TYPE_REF_FIELDS, problems)) {
             return null;
         }
+        boolean valid = nonEmptyText(typeRef, "path", "the Type path", path, problems);
         JsonNode typePath = typeRef.get("path");
         JsonNode revision = typeRef.get("revision");
-        boolean valid = true;
-        if (typePath == null || !typePath.isTextual() || typePath.asText().isEmpty()) {
-            problems.add(Problem.at(PathType.JSON_PATH.append(path, "path"), typePath == null
-                    ? "missing 'path' (the Type path)" : "'path' must be a non-empty string, not " + kind(typePath)));
-            valid = false;
-        }
         if (revision != null && !revision.isNull() && !revision.isTextual()) {
             problems.add(Problem.at(PathType.JSON_PATH.append(path, "revision"),
                     "'revision' must be a string, not " + kind(revision)));
@@ -271,6 +261,17 @@ public final class LegacyPolicyConverter {
         }
         return revision == null || revision.isNull() || revision.asText().isEmpty()
                 ? typePath.asText() : typePath.asText() + ":" + revision.asText();
+    }
+
+    /** Whether {@code node.field} is a non-empty string; else a problem saying it is missing ({@code what}) or what it is. */
+    private static boolean nonEmptyText(JsonNode node, String field, String what, String path, List<Problem> problems) {
+        JsonNode value = node.get(field);
+        if (value != null && value.isTextual() && !value.asText().isEmpty()) {
+            return true;
+        }
+        problems.add(Problem.at(PathType.JSON_PATH.append(path, field), value == null ? "missing '" + field + "' (" + what + ")"
+                : "'" + field + "' must be a non-empty string, not " + kind(value)));
+        return false;
     }
 
     /**
@@ -290,13 +291,9 @@ public final class LegacyPolicyConverter {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                problems.add(Problem.at(child(path, name), "unknown field '" + name + "'"));
+                problems.add(Problem.at(Documents.childPath(path, name), "unknown field '" + name + "'"));
             }
         }
-    }
-
-    private static String child(String parent, String name) {
-        return Documents.childPath(parent, name);
     }
 
     private static String kind(JsonNode node) {

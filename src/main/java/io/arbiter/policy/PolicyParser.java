@@ -47,63 +47,46 @@ public final class PolicyParser {
      * the converted tree, version 0.1.0, and a warning saying so.
      */
     public static PolicyDocument parse(LocatedDocument document) {
-        if (LegacyPolicyConverter.isLegacy(document.tree())) {
-            JsonNode converted = convertLegacy(document.tree(), "$", document.locations());
-            List<Problem> problems = legacyProblems(validate(converted), document.tree()).stream()
-                    .map(problem -> problem.locatedBy(document.locations()))
-                    .toList();
-            if (!problems.isEmpty()) {
-                throw new DocumentException("the legacy policy converts to an invalid policy: " + problems.size() + " problem(s)", problems);
-            }
-            return new PolicyDocument(bind(converted), converted, LegacyPolicyConverter.LEGACY_VERSION,
-                    revisionOf(converted), List.of("legacy policy syntax " + LegacyPolicyConverter.LEGACY_VERSION
-                    + " was converted to the current syntax; GET /v1/policy and `arbiter migrate` show the result"));
-        }
-        List<Problem> problems = validate(document.tree()).stream()
-                .map(problem -> problem.locatedBy(document.locations()))
-                .toList();
-        if (!problems.isEmpty()) {
-            throw new DocumentException("the policy is invalid: " + problems.size() + " problem(s)", problems);
-        }
-        JsonNode apiVersion = document.tree().path("apiVersion");
-        String version = apiVersion.isTextual() ? apiVersion.asText() : CURRENT_VERSION;
-        return new PolicyDocument(bind(document.tree()), document.tree(), version, revisionOf(document.tree()), List.of());
-    }
-
-    private static JsonNode convertLegacy(JsonNode tree, String prefix, Locations locations) {
-        try {
-            return LegacyPolicyConverter.convert(tree);
-        } catch (DocumentException e) {
-            throw new DocumentException("the legacy policy is invalid: " + e.problems().size() + " problem(s)",
-                    e.problems().stream().map(p -> (prefix.equals("$") ? p : p.under(prefix)).locatedBy(locations)).toList());
-        }
-    }
-
-    /** The problems of a converted legacy policy, at the fields of the legacy policy they come from. */
-    private static List<Problem> legacyProblems(List<Problem> converted, JsonNode legacy) {
-        return converted.stream().map(problem -> Problem.at(LegacyPolicyConverter.legacyPath(problem.path(), legacy),
-                problem.problem() + " (in the converted legacy policy)")).toList();
+        JsonNode tree = current(document.tree(), "$", document.locations());
+        List<String> warnings = LegacyPolicyConverter.isLegacy(document.tree())
+                ? List.of("legacy policy syntax " + LegacyPolicyConverter.LEGACY_VERSION + " was converted to the"
+                + " current syntax; GET /v1/policy and `arbiter migrate` show the result") : List.of();
+        return new PolicyDocument(bind(tree), tree, versionOf(document.tree()), revisionOf(tree), warnings);
     }
 
     /** Parses a policy embedded in a request; problems are located under {@code prefix} (e.g. {@code $.actionPolicy}). */
     public static Policy parseEmbedded(JsonNode tree, String prefix, Locations locations) {
-        if (LegacyPolicyConverter.isLegacy(tree)) {
-            JsonNode converted = convertLegacy(tree, prefix, locations);
-            List<Problem> problems = legacyProblems(validate(converted), tree).stream()
-                    .map(problem -> problem.under(prefix).locatedBy(locations))
-                    .toList();
-            if (!problems.isEmpty()) {
-                throw new DocumentException("the legacy policy at " + prefix + " converts to an invalid policy", problems);
+        return bind(current(tree, prefix, locations));
+    }
+
+    /**
+     * The valid policy {@code tree} in the current syntax: itself, or a legacy policy converted (a new tree, whose
+     * problems are reported at the fields of the legacy policy they come from). Every problem is located under
+     * {@code prefix}.
+     */
+    private static JsonNode current(JsonNode tree, String prefix, Locations locations) {
+        boolean legacy = LegacyPolicyConverter.isLegacy(tree);
+        JsonNode current = tree;
+        if (legacy) {
+            try {
+                current = LegacyPolicyConverter.convert(tree);
+            } catch (DocumentException e) {
+                throw new DocumentException("the legacy policy is invalid: " + e.problems().size() + " problem(s)",
+                        e.problems().stream().map(p -> p.under(prefix).locatedBy(locations)).toList());
             }
-            return bind(converted);
         }
-        List<Problem> problems = validate(tree).stream()
+        List<Problem> problems = validate(current).stream()
+                .map(problem -> legacy ? Problem.at(LegacyPolicyConverter.legacyPath(problem.path(), tree),
+                        problem.problem() + " (in the converted legacy policy)") : problem)
                 .map(problem -> problem.under(prefix).locatedBy(locations))
                 .toList();
         if (!problems.isEmpty()) {
-            throw new DocumentException("the policy at " + prefix + " is invalid: " + problems.size() + " problem(s)", problems);
+            String at = prefix.equals("$") ? "" : " at " + prefix;
+            String count = ": " + problems.size() + " problem(s)";
+            throw new DocumentException(legacy ? "the legacy policy" + at + " converts to an invalid policy"
+                    + (at.isEmpty() ? count : "") : "the policy" + at + " is invalid" + count, problems);
         }
-        return bind(tree);
+        return current;
     }
 
     /** Every problem of a policy tree, unlocated (paths only), in document order. */

@@ -23,26 +23,23 @@ public final class StoreReferences {
                 check(oneOf.get(j).inject(), "interface.rules[" + i + "].oneOf[" + j + "].inject", store, warnings);
             }
         }
-        for (int i = 0; i < policy.typeInstanceRules().size(); i++) {
-            String id = policy.typeInstanceRules().get(i).backend().id();
-            if (store.find(id).isEmpty()) {
-                warnings.add(message(id, "typeInstance.rules[" + i + "].backend.id"));
-            }
-        }
+        checkIds(policy.typeInstanceRules().stream().map(rule -> rule.backend().id()).toList(), "typeInstance.rules",
+                ".backend.id", store, warnings);
         return warnings;
     }
 
     private static void check(Policy.Inject inject, String at, TypeInstanceStore store, List<String> warnings) {
-        for (int k = 0; k < inject.requiredTypeInstances().size(); k++) {
-            String id = inject.requiredTypeInstances().get(k).id();
-            if (store.find(id).isEmpty()) {
-                warnings.add(message(id, at + ".requiredTypeInstances[" + k + "].id"));
-            }
-        }
-        for (int k = 0; k < inject.additionalTypeInstances().size(); k++) {
-            String id = inject.additionalTypeInstances().get(k).id();
-            if (store.find(id).isEmpty()) {
-                warnings.add(message(id, at + ".additionalTypeInstances[" + k + "].id"));
+        checkIds(inject.requiredTypeInstances().stream().map(Policy.RequiredTypeInstance::id).toList(),
+                at + ".requiredTypeInstances", ".id", store, warnings);
+        checkIds(inject.additionalTypeInstances().stream().map(Policy.AdditionalTypeInstance::id).toList(),
+                at + ".additionalTypeInstances", ".id", store, warnings);
+    }
+
+    /** A warning for each id of the list at {@code at} ({@code at[k]} + {@code field}) the store does not hold. */
+    private static void checkIds(List<String> ids, String at, String field, TypeInstanceStore store, List<String> warnings) {
+        for (int k = 0; k < ids.size(); k++) {
+            if (store.find(ids.get(k)).isEmpty()) {
+                warnings.add(message(ids.get(k), at + "[" + k + "]" + field));
             }
         }
     }

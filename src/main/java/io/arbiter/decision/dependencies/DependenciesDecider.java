@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Decides dependency gating. Java parses the request and prepares facts: the hub's canonicalisation of dependency
@@ -410,28 +411,22 @@ public final class DependenciesDecider {
         }
         CompiledRuleBase.Run<Result> reported = ruleBase.run(reporting, REPORTING_PHASES, DependenciesDecider::read);
 
-        List<TemplateState> states = new ArrayList<>();
-        List<ReportedName> names = new ArrayList<>();
-        List<TemplateAction> actions = new ArrayList<>();
-        List<Unmet> unmet = new ArrayList<>();
-        List<PolicyCompliance> compliances = new ArrayList<>();
-        List<WaitingOn> waiting = new ArrayList<>();
-        for (Gated partition : gated.result()) {
-            states.addAll(partition.states());
-            names.addAll(partition.names());
-            actions.addAll(partition.actions());
-            unmet.addAll(partition.unmet());
-            compliances.addAll(partition.compliances());
-            waiting.addAll(partition.waiting());
-        }
         Result report = reported.result();
+        List<Gated> parts = gated.result();
         List<FiredRule> fired = new ArrayList<>(gated.firedRules().size() + reported.firedRules().size());
         fired.addAll(gated.firedRules());
         for (FiredRule firing : reported.firedRules()) {
             fired.add(firing.renumbered(fired.size() + 1));
         }
-        return new CompiledRuleBase.Run<>(new Result(states, names, actions, unmet, compliances, report.setCompliances(),
-                report.setMessages(), waiting, report.policyWaiting(), report.cycles()), fired);
+        return new CompiledRuleBase.Run<>(new Result(joined(parts, Gated::states), joined(parts, Gated::names),
+                joined(parts, Gated::actions), joined(parts, Gated::unmet), joined(parts, Gated::compliances),
+                report.setCompliances(), report.setMessages(), joined(parts, Gated::waiting), report.policyWaiting(),
+                report.cycles()), fired);
+    }
+
+    /** What every partition derived of one kind, partition by partition. */
+    private static <T> List<T> joined(List<Gated> parts, Function<Gated, List<T>> derived) {
+        return parts.stream().flatMap(part -> derived.apply(part).stream()).toList();
     }
 
     /** What one partition's gating derived: its results, and what the reporting phases read of it. */
