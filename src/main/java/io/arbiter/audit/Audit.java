@@ -75,15 +75,20 @@ public final class Audit {
      * What a decision's record logs of its request, and whether its response must be masked: the same for every
      * decision of one request under one snapshot, so a memoised decision works it out once.
      */
-    public record Logged(String requestDigest, int requestBytes, byte[] request, boolean responseMasked) {
+    public record Logged(String requestDigest, int requestBytes, byte[] request, boolean responseMasked,
+                         byte[] ruleSources) {
     }
 
-    /** What the record of a decision of {@code body} (parsed: {@code request}) with {@code result} logs. */
-    public Logged logged(byte[] body, JsonNode request, Object result, Masks masks) {
+    /**
+     * What the record of a decision of {@code body} (parsed: {@code request}) with {@code result} logs;
+     * {@code ruleSources} says where each rule that fired is written ({@code file:line}), so that the record
+     * explains itself without the rule base.
+     */
+    public Logged logged(byte[] body, JsonNode request, Object result, Masks masks, java.util.Map<String, String> ruleSources) {
         // the response's masked paths are the result's own fields: only a result with values there is masked
         JsonNode resultTree = logParameters || masks.response().isEmpty() ? null : Documents.jsonMapper().valueToTree(result);
         return new Logged(digest(body), body.length, encode(logParameters ? request : masks.maskRequest(request)),
-                resultTree != null && masks.maskResponse(resultTree) != resultTree);
+                resultTree != null && masks.maskResponse(resultTree) != resultTree, encode(ruleSources));
     }
 
     /**
@@ -99,7 +104,7 @@ public final class Audit {
                 ? encode(decided.masks().maskResponse(tree(decided.responseJson()))) : decided.responseJson();
         Line line = new Line(decided.decisionId(), Instant.now().toString(), decided.endpoint(),
                 decided.logged().requestDigest(), raw(decided.logged().request()), decided.outcome(), nanos / 1_000,
-                raw(loggedResult));
+                raw(loggedResult), raw(decided.logged().ruleSources()));
         byte[] json = encode(line);
         if (json.length + 1L > DecisionRecord.MAX_BYTES) {
             ObjectNode head = (ObjectNode) tree(encode(line.withoutResult()));
@@ -118,13 +123,14 @@ public final class Audit {
 
     /**
      * A record's line, in the order its fields are written: the decision's own values, then {@code result}, the
-     * response as it was encoded (its revisions are its own fields, not repeated here).
+     * response as it was encoded (its revisions are its own fields, not repeated here), then {@code ruleSources},
+     * where each rule that fired is written.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     private record Line(String decisionId, String timestamp, String endpoint, String requestDigest, RawValue request,
-                        String outcome, long durationMicros, RawValue result) {
+                        String outcome, long durationMicros, RawValue result, RawValue ruleSources) {
         Line withoutResult() {
-            return new Line(decisionId, timestamp, endpoint, requestDigest, request, outcome, durationMicros, null);
+            return new Line(decisionId, timestamp, endpoint, requestDigest, request, outcome, durationMicros, null, ruleSources);
         }
     }
 

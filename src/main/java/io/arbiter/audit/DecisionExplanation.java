@@ -69,7 +69,9 @@ public final class DecisionExplanation {
             }
             List<String> facts = new ArrayList<>();
             firing.path("facts").forEach(fact -> facts.add(fact.asText()));
-            out.println("    #" + order + " " + firing.path("rule").asText() + (facts.isEmpty() ? "" : "  " + facts));
+            JsonNode source = record.path("ruleSources").path(firing.path("rule").asText());
+            out.println("    #" + order + " " + firing.path("rule").asText() + (source.isTextual() ? " (" + source.asText() + ")" : "")
+                    + (facts.isEmpty() ? "" : "  " + facts));
         }
     }
 }

@@ -49,6 +49,20 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
     }
 
     private static final java.util.Map<String, java.util.Map<String, String>> PHASE_OF_RULE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<String, java.util.Map<String, String>> SOURCE_OF_RULE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Where each rule is written, by its qualified name: {@code file:line}, the line of a DRL rule or of a decision
+     * table's row. Read from {@link #listing} once per revision.
+     */
+    public java.util.Map<String, String> sourceOfRule() {
+        return SOURCE_OF_RULE.computeIfAbsent(name + " " + revision, key -> {
+            java.util.Map<String, String> sources = new java.util.HashMap<>();
+            listing().forEach(source -> sources.putIfAbsent(source.rule(), source.file()
+                    + (source.line() != null ? ":" + source.line() : source.row() != null ? ":" + source.row() : "")));
+            return java.util.Map.copyOf(sources);
+        });
+    }
 
     /** The phase (ruleflow group) of each rule, by its qualified name: read from {@link #listing} once per revision. */
     public java.util.Map<String, String> phaseOfRule() {

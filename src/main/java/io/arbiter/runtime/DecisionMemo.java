@@ -82,6 +82,7 @@ final class DecisionMemo {
      * the firings the envelope was encoded from.
      */
     private static long bytes(Key key, Decisions.Finished finished) {
-        return key.body().length + finished.logged().request().length + 2L * finished.envelope().length();
+        return key.body().length + finished.logged().request().length + finished.logged().ruleSources().length
+                + 2L * finished.envelope().length();
     }
 }

@@ -324,7 +324,9 @@ public final class Decisions {
                 call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
                 snapshot.revision(), warnings);
         return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), decision.firedRules(),
-                audit.logged(body, request.tree(), decision.result(), type.masks()), type.masks());
+                audit.logged(body, request.tree(), decision.result(), type.masks(),
+                        sources(decision.firedRules(), call.ruleBase().sourceOfRule(), new java.util.LinkedHashMap<>())),
+                type.masks());
     }
 
     /** The request parsed and checked against the target's schema. */
@@ -355,6 +357,7 @@ public final class Decisions {
         List<Envelope.PhaseStart> phases = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<String> rulesRevisions = new ArrayList<>();
+        Map<String, String> ruleSources = new java.util.LinkedHashMap<>();
         String outcome = null;
         String version = null;
         for (String typeName : chain.types()) {
@@ -399,13 +402,21 @@ public final class Decisions {
             warnings.addAll(decision.warnings());
             warnings.addAll(call.warnings());
             rulesRevisions.add(call.ruleBase().revision());
+            sources(partFirings, call.ruleBase().sourceOfRule(), ruleSources);
         }
         io.arbiter.policytype.Masks masks = masks(registry, chain);
         Envelope envelope = new Envelope(targetName, String.join("+", chain.types()), version,
                 outcome, new ChainResult(results), firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
                 snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.revision(), warnings);
         return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), firings,
-                audit.logged(body, request.tree(), envelope.result(), masks), masks);
+                audit.logged(body, request.tree(), envelope.result(), masks, ruleSources), masks);
+    }
+
+    /** Adds where each rule of {@code firings} is written to {@code into}, in the order they first fired. */
+    private static Map<String, String> sources(List<FiredRule> firings, Map<String, String> sourceOfRule,
+                                               Map<String, String> into) {
+        firings.forEach(firing -> into.computeIfAbsent(firing.rule(), rule -> sourceOfRule.getOrDefault(rule, "?")));
+        return into;
     }
 
     /**

@@ -22,7 +22,7 @@ final class Decideds {
         try {
             return new Audit.Decided(response.path("decisionId").asText(), endpoint, response.path("outcome").asText("DECIDED"),
                     response.path("policyRevision").asText(null), fired,
-                    audit.logged(body, request, response, new ImplementationPolicyType().masks()),
+                    audit.logged(body, request, response, new ImplementationPolicyType().masks(), java.util.Map.of()),
                     Documents.jsonMapper().writeValueAsBytes(response), new ImplementationPolicyType().masks());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);

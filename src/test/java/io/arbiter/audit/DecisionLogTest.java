@@ -130,10 +130,10 @@ class DecisionLogTest {
         String text = new String(line, StandardCharsets.UTF_8);
         assertTrue(text.endsWith("}\n") && text.indexOf('\n') == text.length() - 1, "one line: " + text);
         String responseText = new String(response, StandardCharsets.UTF_8);
-        assertTrue(text.endsWith(",\"result\":" + responseText + "}\n"), "the response's own bytes: " + text);
+        assertTrue(text.endsWith(",\"result\":" + responseText + ",\"ruleSources\":{}}\n"), "the response's own bytes: " + text);
         JsonNode written = Documents.jsonMapper().readTree(line);
         assertEquals(List.of("decisionId", "timestamp", "endpoint", "requestDigest", "request", "outcome", "durationMicros",
-                "result"), iterable(written.fieldNames()), "the revisions are the result's, not repeated beside it");
+                "result", "ruleSources"), iterable(written.fieldNames()), "the revisions are the result's, not repeated beside it");
         assertEquals("policy-1", written.get("result").get("policyRevision").asText());
         assertEquals("catalog-1", written.get("result").get("catalogRevision").asText());
         assertEquals("store-1", written.get("result").get("typeInstancesRevision").asText());

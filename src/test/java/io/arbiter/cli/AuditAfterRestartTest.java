@@ -85,7 +85,12 @@ class AuditAfterRestartTest {
         int outcome = text.indexOf("\n  outcome (");
         assertTrue(0 < trial && trial < rejection && rejection < matching && matching < outcome, text);
         // a rejection's rule is its reason, its facts the trial it rejects
-        assertTrue(text.substring(rejection, matching).contains("Aliased allOf requirement has no injected TypeInstance  [trial cap.implementation.aws.rds.postgresql.install:0.1.0 for "), text);
+        assertTrue(text.substring(rejection, matching).contains("Aliased allOf requirement has no injected TypeInstance ("
+                + "rules/implementation/"), text);
+        assertTrue(text.substring(rejection, matching).contains(")  [trial cap.implementation.aws.rds.postgresql.install:0.1.0 for "), text);
+        // every rule that fired is named with where it is written: a DRL file's line or a decision table's row
+        assertTrue(text.contains("Catch-all cap.* (decision-tables/implementation/rule-key-precedence.drl.csv:"), text);
+        assertTrue(!text.contains(" (?)"), text);
         assertTrue(text.substring(outcome).contains("Outcome SELECTED when a oneOf item won"), text);
 
         CliRun replay = CliRun.run("audit", "--id", id, "--replay", log().toString(), "--archive", archive().toString());

@@ -109,7 +109,7 @@ class DecisionMemoTest {
 
     private static Decisions.Finished finished(int envelopeBytes) {
         return new Decisions.Finished(new Envelope.Encoded(new byte[envelopeBytes]), "SELECTED", "p", List.of(),
-                new Audit.Logged("sha256:0", 2, new byte[2], false), io.arbiter.policytype.Masks.NONE);
+                new Audit.Logged("sha256:0", 2, new byte[2], false, new byte[2]), io.arbiter.policytype.Masks.NONE);
     }
 
     /** The implementation type, counting its decisions, saying whether it decides from the request and snapshot alone. */
