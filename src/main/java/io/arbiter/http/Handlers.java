@@ -32,11 +32,15 @@ final class Handlers {
     private final Vertx vertx;
     private final Decisions decisions;
     private final InFlightBytes deciding;
+    final TableHandlers tables;
+    final UiRoutes ui;
 
     Handlers(Vertx vertx, Decisions decisions, InFlightBytes deciding) {
         this.vertx = vertx;
         this.decisions = decisions;
         this.deciding = deciding;
+        this.tables = new TableHandlers(vertx, decisions);
+        this.ui = new UiRoutes(vertx, decisions);
     }
 
     /** {@code POST /v1/decisions/{target}}, for whichever policy type serves the target. */
@@ -46,6 +50,12 @@ final class Handlers {
             String contentType = ctx.request().getHeader("Content-Type");
             respond(ctx, body.length, () -> Buffer.buffer(decisions.decideEncoded(target, body, contentType).json()));
         };
+    }
+
+    /** {@code POST} to a target no policy type serves: 404, naming the known ones. */
+    void unknownTarget(RoutingContext ctx) {
+        ctx.fail(new Decisions.UnknownTargetException(ctx.pathParam("id"),
+                decisions.registry().targets().stream().map(io.arbiter.policytype.Target::name).toList()));
     }
 
     void getDecision(RoutingContext ctx) {

@@ -6,7 +6,6 @@ import io.arbiter.model.Ref;
 import io.arbiter.policytype.PolicyType;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
 
@@ -36,37 +35,35 @@ final class UiRoutes {
     private record RuleIndex(Map<String, String> revisions, Object body) {
     }
 
-    private UiRoutes(Vertx vertx, Decisions decisions) {
+    private final StaticHandler files = StaticHandler.create("ui").setCachingEnabled(false).setDirectoryListing(false);
+
+    UiRoutes(Vertx vertx, Decisions decisions) {
         this.vertx = vertx;
         this.decisions = decisions;
         this.openApi = Responses.encode(OpenApi.document(decisions.registry()));
     }
 
-    static void register(Router router, Vertx vertx, Decisions decisions) {
-        UiRoutes ui = new UiRoutes(vertx, decisions);
-        ArbiterServer.get(router, "/ui").handler(ctx -> { // Vert.x matches "/ui/" here too: only the bare path is redirected
-            if (ctx.request().path().equals("/ui")) {
-                ctx.response().setStatusCode(301).putHeader("Location", "/ui/").end();
-            } else {
-                ctx.next();
-            }
-        });
-        ArbiterServer.get(router, "/ui/*").handler(ctx -> {
-            ctx.response().putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                    .putHeader("X-Content-Type-Options", "nosniff");
+    /** {@code GET /ui}: to the page. Vert.x matches "/ui/" here too: only the bare path is redirected. */
+    static void redirect(RoutingContext ctx) {
+        if (ctx.request().path().equals("/ui")) {
+            ctx.response().setStatusCode(301).putHeader("Location", "/ui/").end();
+        } else {
             ctx.next();
-        }).handler(StaticHandler.create("ui").setCachingEnabled(false).setDirectoryListing(false));
-        ArbiterServer.get(router, "/openapi.json").handler(ui::openApi);
-        ArbiterServer.get(router, "/v1/catalog").handler(ui::catalog);
-        ArbiterServer.get(router, "/v1/rules").handler(ui::rules);
+        }
     }
 
-    private void openApi(RoutingContext ctx) {
+    /** {@code GET /ui/*}: the page and its files. */
+    void asset(RoutingContext ctx) {
+        ctx.response().putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY).putHeader("X-Content-Type-Options", "nosniff");
+        files.handle(ctx);
+    }
+
+    void openApi(RoutingContext ctx) {
         ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(openApi.copy());
     }
 
     /** {@code GET /v1/catalog}: every Interface of the live catalog, highest revision first, with its Implementations. */
-    private void catalog(RoutingContext ctx) {
+    void catalog(RoutingContext ctx) {
         var catalog = decisions.snapshot().catalog();
         List<Map<String, Object>> interfaces = catalog.interfacePaths().stream().sorted().map(path -> {
             Map<String, Object> entry = new LinkedHashMap<>();
@@ -86,7 +83,7 @@ final class UiRoutes {
      * {@code GET /v1/rules}: for each policy type, its phases in firing order and where each rule is written. Read
      * from the rule files the server was started with, again only when the live rule bases change.
      */
-    private void rules(RoutingContext ctx) {
+    void rules(RoutingContext ctx) {
         Map<String, String> revisions = new LinkedHashMap<>();
         decisions.snapshot().ruleBases().forEach((kind, base) -> revisions.put(kind, base.revision()));
         RuleIndex known = rules.get();
