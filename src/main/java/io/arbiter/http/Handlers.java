@@ -77,15 +77,8 @@ final class Handlers {
     /** {@code GET /v1/rules/{revision}}: every rule of a live rule base, with its name, package and file. */
     void rules(RoutingContext ctx) {
         String revision = ctx.pathParam("revision");
-        vertx.executeBlocking(() -> decisions.rules(revision), false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-            } else if (result.result().isEmpty()) {
-                Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "no live rule base with revision '" + revision + "'"));
-            } else {
-                Responses.json(ctx, 200, result.result().get());
-            }
-        });
+        Responses.fromWorker(vertx, ctx, () -> decisions.rules(revision).orElseThrow(() ->
+                new ApiError(404, "NOT_FOUND", "no live rule base with revision '" + revision + "'")));
     }
 
     void metrics(RoutingContext ctx) {
@@ -135,18 +128,14 @@ final class Handlers {
             Responses.fail(ctx, e);
             return;
         }
-        vertx.executeBlocking(() -> decisions.source().replace(body, contentType, ifMatch), false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-                return;
-            }
-            PolicyDocument policy = result.result().policy();
+        Responses.fromWorker(vertx, ctx, () -> decisions.source().replace(body, contentType, ifMatch), replaced -> {
+            PolicyDocument policy = replaced.policy();
             ctx.response().putHeader("ETag", quoted(policy.revision()));
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("revision", policy.revision());
             answer.put("warnings", policy.warnings());
-            if (result.result().note() != null) {
-                answer.put("note", result.result().note());
+            if (replaced.note() != null) {
+                answer.put("note", replaced.note());
             }
             Responses.json(ctx, 200, answer);
         });
@@ -323,11 +312,11 @@ final class Handlers {
         });
     }
 
-    private static byte[] body(RoutingContext ctx) {
+    static byte[] body(RoutingContext ctx) {
         return ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
     }
 
-    private static String quoted(String revision) {
+    static String quoted(String revision) {
         return "\"" + revision + "\"";
     }
 }

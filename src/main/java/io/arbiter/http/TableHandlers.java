@@ -36,7 +36,7 @@ final class TableHandlers {
 
     void get(RoutingContext ctx) {
         DecisionTables.Table table = DecisionTables.find(decisions, ctx.pathParam("type"), ctx.pathParam("name"));
-        ctx.response().putHeader("ETag", "\"" + table.revision() + "\"");
+        ctx.response().putHeader("ETag", Handlers.quoted(table.revision()));
         String accept = ctx.request().getHeader("Accept");
         if (accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains("text/csv")) {
             ctx.response().setStatusCode(200).putHeader("Content-Type", "text/csv; charset=utf-8")
@@ -48,28 +48,22 @@ final class TableHandlers {
 
     /** {@code POST .../validate}: the problems of a candidate table at row and cell, nothing applied (no token). */
     void validate(RoutingContext ctx) {
-        byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        byte[] body = Handlers.body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
         String type = ctx.pathParam("type");
         String name = ctx.pathParam("name");
-        vertx.executeBlocking(() -> DecisionTables.validate(decisions, DecisionTables.find(decisions, type, name), body,
-                contentType), false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-            } else {
-                Responses.json(ctx, 200, result.result());
-            }
-        });
+        Responses.fromWorker(vertx, ctx, () -> DecisionTables.validate(decisions, DecisionTables.find(decisions, type, name),
+                body, contentType));
     }
 
     void put(RoutingContext ctx) {
-        byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        byte[] body = Handlers.body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
         boolean dryRun = "true".equals(ctx.request().getParam("dryRun")) || "".equals(ctx.request().getParam("dryRun"));
         Optional<RevisionMatch> ifMatch = IfMatch.parse(ctx.request().headers().getAll("If-Match"));
         String type = ctx.pathParam("type");
         String name = ctx.pathParam("name");
-        vertx.executeBlocking(() -> {
+        Responses.fromWorker(vertx, ctx, () -> {
             DecisionTables.Table table = DecisionTables.find(decisions, type, name);
             byte[] content = DecisionTables.content(body, contentType);
             if (dryRun) {
@@ -89,15 +83,11 @@ final class TableHandlers {
                 answer.put("note", replaced.note());
             }
             return answer;
-        }, false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-                return;
+        }, answer -> {
+            if (answer.get("snapshotRevision") != null) {
+                ctx.response().putHeader("ETag", Handlers.quoted((String) answer.get("revision")));
             }
-            if (result.result().get("snapshotRevision") != null) {
-                ctx.response().putHeader("ETag", "\"" + result.result().get("revision") + "\"");
-            }
-            Responses.json(ctx, 200, result.result());
+            Responses.json(ctx, 200, answer);
         });
     }
 

@@ -91,17 +91,11 @@ final class UiRoutes {
             Responses.json(ctx, 200, known.body());
             return;
         }
-        vertx.executeBlocking(() -> {
+        Responses.fromWorker(vertx, ctx, () -> {
             List<Map<String, Object>> ruleSets = decisions.registry().types().stream().map(type -> ruleSet(type, revisions)).toList();
             Object body = Map.of("ruleSets", ruleSets);
             rules.set(new RuleIndex(revisions, body));
             return body;
-        }, false).onComplete(result -> {
-            if (result.succeeded()) {
-                Responses.json(ctx, 200, result.result());
-            } else {
-                Responses.fail(ctx, result.cause());
-            }
         });
     }
 
