@@ -27,12 +27,14 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The HTTP service: one route table, thin handlers, one error renderer. One server per core, each on its own event
@@ -279,32 +281,19 @@ public final class ArbiterServer {
                 : statusError(ctx.statusCode())));
         router.errorHandler(404, ctx -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
                 "no route for " + ctx.request().method() + " " + ctx.request().path())));
-        List<Allowed> allowed = allowed(router);
+        // a 405's Allow (RFC 9110 15.5.6): the methods of the routes whose paths match, the routes gathered once
+        List<Map.Entry<Pattern, Set<HttpMethod>>> routePaths = router.getRoutes().stream()
+                .filter(route -> route.getPath() != null && route.methods() != null)
+                .map(route -> Map.entry(pathPattern(route.getPath()), route.methods())).toList();
         router.errorHandler(405, ctx -> {
-            String methods = allowedMethods(allowed, ctx.request().path());
-            ctx.response().putHeader("Allow", methods);
+            String allowed = String.join(", ", routePaths.stream()
+                    .filter(route -> route.getKey().matcher(ctx.request().path()).matches())
+                    .flatMap(route -> route.getValue().stream()).map(HttpMethod::name).collect(Collectors.toCollection(TreeSet::new)));
+            ctx.response().putHeader("Allow", allowed);
             Responses.fail(ctx, new ApiError(405, "INVALID_REQUEST", "method " + ctx.request().method()
-                    + " is not allowed on " + ctx.request().path() + ": it takes " + methods));
+                    + " is not allowed on " + ctx.request().path() + ": it takes " + allowed));
         });
         return router;
-    }
-
-    /** The methods of the routes whose paths {@code path} matches. */
-    private record Allowed(Pattern path, Set<String> methods) {
-    }
-
-    /** What a 405 says is allowed, gathered once from the finished routes. */
-    private static List<Allowed> allowed(Router router) {
-        return router.getRoutes().stream().filter(route -> route.getPath() != null && route.methods() != null)
-                .map(route -> new Allowed(pathPattern(route.getPath()), route.methods().stream().map(HttpMethod::name)
-                        .collect(java.util.stream.Collectors.toSet()))).toList();
-    }
-
-    /** The methods the routes of {@code path} take, for a 405's {@code Allow} (RFC 9110 15.5.6). */
-    private static String allowedMethods(List<Allowed> routes, String path) {
-        Set<String> methods = new TreeSet<>();
-        routes.stream().filter(route -> route.path().matcher(path).matches()).forEach(route -> methods.addAll(route.methods()));
-        return String.join(", ", methods);
     }
 
     /**
