@@ -268,17 +268,14 @@ final class Handlers {
         return answer;
     }
 
-    private static Map<String, Object> decisionLog(io.arbiter.audit.DecisionLog.Health log) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("mode", log.enabled() ? log.mode().name() : "OFF");
-        answer.put("writerAlive", log.writerAlive());
-        answer.put("writable", log.writable());
-        answer.put("written", log.written());
-        answer.put("dropped", log.dropped());
-        answer.put("failed", log.failed());
-        answer.put("lastError", log.lastError());
-        answer.put("lastErrorAt", log.lastErrorAt() == null ? null : log.lastErrorAt().toString());
-        return answer;
+    /** The decision log's health as {@code /readyz} and {@code /v1/status} show it. */
+    record DecisionLogView(String mode, boolean writerAlive, boolean writable, long written, long dropped, long failed,
+                           String lastError, String lastErrorAt) {
+    }
+
+    private static DecisionLogView decisionLog(io.arbiter.audit.DecisionLog.Health log) {
+        return new DecisionLogView(log.enabled() ? log.mode().name() : "OFF", log.writerAlive(), log.writable(), log.written(),
+                log.dropped(), log.failed(), log.lastError(), log.lastErrorAt() == null ? null : log.lastErrorAt().toString());
     }
 
     /**

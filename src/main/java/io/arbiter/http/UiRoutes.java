@@ -3,7 +3,7 @@ package io.arbiter.http;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
-import io.arbiter.policytype.PolicyType;
+import io.arbiter.engine.RuleSources;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
@@ -65,18 +65,16 @@ final class UiRoutes {
     /** {@code GET /v1/catalog}: every Interface of the live catalog, highest revision first, with its Implementations. */
     void catalog(RoutingContext ctx) {
         var catalog = decisions.snapshot().catalog();
-        List<Map<String, Object>> interfaces = catalog.interfacePaths().stream().sorted().map(path -> {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("path", path);
-            entry.put("revision", catalog.highestInterfaceRevision(path).orElse(null));
-            entry.put("implementations", catalog.implementationsOf(path).stream().map(Implementation::ref)
-                    .sorted(Comparator.comparing(Ref::path).thenComparing(Ref::revision)).toList());
-            return entry;
-        }).toList();
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("catalogRevision", catalog.revision());
-        answer.put("interfaces", interfaces);
-        Responses.json(ctx, 200, answer);
+        Responses.json(ctx, 200, new CatalogView(catalog.revision(), catalog.interfacePaths().stream().sorted()
+                .map(path -> new InterfaceView(path, catalog.highestInterfaceRevision(path).orElse(null),
+                        catalog.implementationsOf(path).stream().map(Implementation::ref)
+                                .sorted(Comparator.comparing(Ref::path).thenComparing(Ref::revision)).toList())).toList()));
+    }
+
+    record CatalogView(String catalogRevision, List<InterfaceView> interfaces) {
+    }
+
+    record InterfaceView(String path, String revision, List<Ref> implementations) {
     }
 
     /**
@@ -92,19 +90,14 @@ final class UiRoutes {
             return;
         }
         Responses.fromWorker(vertx, ctx, () -> {
-            List<Map<String, Object>> ruleSets = decisions.registry().types().stream().map(type -> ruleSet(type, revisions)).toList();
-            Object body = Map.of("ruleSets", ruleSets);
+            Object body = Map.of("ruleSets", decisions.registry().types().stream().map(type -> new RuleSet(type.name(),
+                    revisions.get(type.name()), type.ruleSet().phases(), decisions.snapshot().ruleBases().get(type.name()).listing()))
+                    .toList());
             rules.set(new RuleIndex(revisions, body));
             return body;
         });
     }
 
-    private Map<String, Object> ruleSet(PolicyType type, Map<String, String> revisions) {
-        Map<String, Object> set = new LinkedHashMap<>();
-        set.put("policyType", type.name());
-        set.put("rulesRevision", revisions.get(type.name()));
-        set.put("phases", type.ruleSet().phases());
-        set.put("rules", decisions.snapshot().ruleBases().get(type.name()).listing());
-        return set;
+    record RuleSet(String policyType, String rulesRevision, List<String> phases, List<RuleSources.RuleSource> rules) {
     }
 }
