@@ -1,5 +1,6 @@
 package io.arbiter.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.arbiter.analysis.Finding;
 import io.arbiter.analysis.PolicyLint;
 
@@ -131,14 +132,12 @@ final class Handlers {
         Responses.fromWorker(vertx, ctx, () -> decisions.source().replace(body, contentType, ifMatch), replaced -> {
             PolicyDocument policy = replaced.policy();
             ctx.response().putHeader("ETag", quoted(policy.revision()));
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("revision", policy.revision());
-            answer.put("warnings", policy.warnings());
-            if (replaced.note() != null) {
-                answer.put("note", replaced.note());
-            }
-            Responses.json(ctx, 200, answer);
+            Responses.json(ctx, 200, new PolicyWritten(policy.revision(), policy.warnings(), replaced.note()));
         });
+    }
+
+    /** A policy replaced: its revision, its warnings, and what the source notes of the write, if anything. */
+    record PolicyWritten(String revision, List<String> warnings, @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
     }
 
     /**
@@ -202,12 +201,12 @@ final class Handlers {
      * The contract's {@code valid} and {@code problems} (errors and warnings, each with its severity and check code),
      * and the warnings' texts as {@code warnings}, as PUT answers them.
      */
-    private static Map<String, Object> validation(List<Finding> findings) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("valid", PolicyLint.valid(findings));
-        answer.put("problems", findings);
-        answer.put("warnings", findings.stream().filter(finding -> !finding.isError()).map(Finding::problem).toList());
-        return answer;
+    private static PolicyValidation validation(List<Finding> findings) {
+        return new PolicyValidation(PolicyLint.valid(findings), findings,
+                findings.stream().filter(finding -> !finding.isError()).map(Finding::problem).toList());
+    }
+
+    record PolicyValidation(boolean valid, List<Finding> problems, List<String> warnings) {
     }
 
     private static PolicyLint.Role role(String as) {

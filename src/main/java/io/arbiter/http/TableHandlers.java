@@ -1,11 +1,14 @@
 package io.arbiter.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.analysis.Finding;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.RevisionMatch;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.document.Documents;
 import io.arbiter.document.Problem;
+import io.arbiter.impact.ImpactReport;
 import io.arbiter.impact.LiveImpact;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.tables.DecisionTables;
@@ -68,27 +71,26 @@ final class TableHandlers {
             byte[] content = DecisionTables.content(body, contentType);
             if (dryRun) {
                 DecisionTables.Candidate candidate = DecisionTables.candidate(decisions, table, content);
-                Map<String, Object> answer = new LinkedHashMap<>();
-                answer.put("revision", io.arbiter.runtime.TableSource.revisionOf(content));
-                answer.put("warnings", candidate.warnings());
-                answer.put("impact", LiveImpact.of(decisions, candidate.snapshot(), LiveImpact.Scope.all()));
-                return answer;
+                return (Object) new DryRun(io.arbiter.runtime.TableSource.revisionOf(content), candidate.warnings(),
+                        LiveImpact.of(decisions, candidate.snapshot(), LiveImpact.Scope.all()));
             }
             DecisionTables.Replaced replaced = DecisionTables.replace(decisions, table, content, ifMatch);
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("revision", replaced.revision());
-            answer.put("snapshotRevision", replaced.snapshotRevision());
-            answer.put("warnings", replaced.warnings());
-            if (replaced.note() != null) {
-                answer.put("note", replaced.note());
-            }
-            return answer;
+            return new Written(replaced.revision(), replaced.snapshotRevision(), replaced.warnings(), replaced.note());
         }, answer -> {
-            if (answer.get("snapshotRevision") != null) {
-                ctx.response().putHeader("ETag", Handlers.quoted((String) answer.get("revision")));
+            if (answer instanceof Written written && written.snapshotRevision() != null) {
+                ctx.response().putHeader("ETag", Handlers.quoted(written.revision()));
             }
             Responses.json(ctx, 200, answer);
         });
+    }
+
+    /** What a table PUT with {@code dryRun=true} answers. */
+    record DryRun(String revision, List<Finding> warnings, ImpactReport impact) {
+    }
+
+    /** What a table PUT answers: the new revisions and, if the source has any, its note of the write. */
+    record Written(String revision, String snapshotRevision, List<Finding> warnings,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
     }
 
     /**

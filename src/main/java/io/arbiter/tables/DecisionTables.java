@@ -200,7 +200,7 @@ public final class DecisionTables {
      * Every problem of a candidate table, located at row and cell, without applying it (the browser's lint as you
      * type): {@code valid} is false when a PUT would refuse it; warnings are listed too.
      */
-    public static Map<String, Object> validate(Decisions decisions, Table table, byte[] body, String contentType) {
+    public static Validation validate(Decisions decisions, Table table, byte[] body, String contentType) {
         List<TableProblem> problems = new ArrayList<>();
         boolean valid = true;
         try {
@@ -226,10 +226,11 @@ public final class DecisionTables {
                 problems.add(new TableProblem("error", "$", null, null, e.getMessage()));
             }
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("valid", valid);
-        answer.put("problems", problems);
-        return answer;
+        return new Validation(valid, problems);
+    }
+
+    /** A candidate table's problems; {@code valid} is false when a PUT would refuse it. */
+    public record Validation(boolean valid, List<TableProblem> problems) {
     }
 
     /** A problem of a candidate table, at a row and column of its grid where it has one. */
