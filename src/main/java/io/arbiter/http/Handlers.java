@@ -1,6 +1,7 @@
 package io.arbiter.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.arbiter.analysis.Finding;
 import io.arbiter.analysis.PolicyLint;
 
@@ -231,40 +232,42 @@ final class Handlers {
         var log = decisions.audit().logHealth();
         if (log.ready()) {
             Responses.json(ctx, 200, status("READY"));
-            return;
+        } else {
+            Responses.json(ctx, 503, new NotReady(new ApiError(503, "INTERNAL", log.notReadyReason()).body().error(),
+                    status("NOT_READY")));
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("error", new ApiError(503, "INTERNAL", log.notReadyReason()).body().error());
-        answer.putAll(status("NOT_READY"));
-        Responses.json(ctx, 503, answer);
     }
 
     void status(RoutingContext ctx) {
-        Map<String, Object> answer = status("SERVING");
         var reload = decisions.reloadState();
-        answer.put("reloads", reload.reloads());
-        answer.put("rejectedReloads", reload.rejected());
-        answer.put("lastReloadAt", reload.lastReloadAt());
-        answer.put("policyTypes", decisions.registry().types().stream().map(type -> type.name()).toList());
-        Responses.json(ctx, 200, answer);
+        Responses.json(ctx, 200, new ServiceStatus(status("SERVING"), reload.reloads(), reload.rejected(), reload.lastReloadAt(),
+                decisions.registry().types().stream().map(type -> type.name()).toList()));
     }
 
-    private Map<String, Object> status(String state) {
+    /**
+     * What {@code /readyz} and {@code /v1/status} say: the revisions serving, the last reload's error, the decision
+     * log's health, and where the policy comes from (with Kubernetes, whether the API server is reachable and the
+     * latest content serves).
+     */
+    record Status(String status, String policyRevision, Map<String, String> rulesRevisions, String catalogRevision,
+                  String typeInstancesRevision, String snapshotRevision, String lastReloadError, DecisionLogView decisionLog,
+                  Map<String, Object> source) {
+    }
+
+    record NotReady(ApiError.Error error, @JsonUnwrapped Status status) {
+    }
+
+    record ServiceStatus(@JsonUnwrapped Status status, long reloads, long rejectedReloads, String lastReloadAt,
+                         List<String> policyTypes) {
+    }
+
+    private Status status(String state) {
         var snapshot = decisions.snapshot();
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("status", state);
-        answer.put("policyRevision", snapshot.policy().revision());
         Map<String, String> rules = new LinkedHashMap<>();
         snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
-        answer.put("rulesRevisions", rules);
-        answer.put("catalogRevision", snapshot.catalog().revision());
-        answer.put("typeInstancesRevision", snapshot.typeInstances().revision());
-        answer.put("snapshotRevision", snapshot.revision());
-        answer.put("lastReloadError", decisions.reloadState().lastReloadError());
-        answer.put("decisionLog", decisionLog(decisions.audit().logHealth()));
-        // where the policy comes from; with Kubernetes, whether the API server is reachable and the latest content serves
-        answer.put("source", decisions.source().status());
-        return answer;
+        return new Status(state, snapshot.policy().revision(), rules, snapshot.catalog().revision(),
+                snapshot.typeInstances().revision(), snapshot.revision(), decisions.reloadState().lastReloadError(),
+                decisionLog(decisions.audit().logHealth()), decisions.source().status());
     }
 
     /** The decision log's health as {@code /readyz} and {@code /v1/status} show it. */
