@@ -253,18 +253,11 @@ public final class ArbiterServer {
         // What the head alone refuses, before the body is read (and before a client expecting 100 Continue is asked
         // for it): who may administer, which query parameters a route reads, which bodies it can read.
         List<Routes.Endpoint> routes = Routes.of(decisions.registry());
-        for (Routes.Endpoint endpoint : routes) {
-            if (endpoint.adminOnly() || endpoint.queryParameters() != null) {
-                Route guard = router.route(endpoint.method(), endpoint.routerPath());
-                if (endpoint.adminOnly()) {
-                    guard.handler(admin);
-                }
-                if (endpoint.queryParameters() != null) {
-                    guard.handler(QueryParameters.only(endpoint.queryParameters().toArray(String[]::new)));
-                }
-            }
-        }
-        router.post("/v1/decisions/*").handler(QueryParameters.only()); // every target, and any other POST under it
+        routes.stream().filter(Routes.Endpoint::adminOnly)
+                .forEach(endpoint -> router.route(endpoint.method(), endpoint.routerPath()).handler(admin));
+        routes.stream().filter(endpoint -> endpoint.queryParameters() != null).forEach(endpoint -> router
+                .route(endpoint.method(), endpoint.routerPath()).handler(QueryParameters.only(endpoint.queryParameters())));
+        router.post("/v1/decisions/*").handler(QueryParameters.only(List.of())); // every target, and any other POST under it
         router.route().handler(ConnectionGuards::refuseUnreadableBodies);
         router.route().handler(ConnectionGuards.bodyArriving(memory));
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
