@@ -129,14 +129,8 @@ final class ImpactCommand extends ArbiterCommand {
             probes.addAll(Probes.sweep(before.catalog(), after.catalog()));
         }
         if (!replay.isEmpty()) {
-            new DecisionLogReader(replay, unreadable -> skipped.add(unreadable.toString())).forEach(record -> {
-                Probe probe = Probes.replay(record);
-                if (probe == null) {
-                    skipped.add("decision " + record.path("decisionId").asText("?") + ": " + Probes.notReplayed(record));
-                } else {
-                    probes.add(probe);
-                }
-            });
+            new DecisionLogReader(replay, unreadable -> skipped.add(unreadable.toString())).forEach(record ->
+                    Probes.replay(record, "decision " + record.path("decisionId").asText("?"), probes, skipped));
         }
         ImpactAnalysis.Progress shown = progress && System.console() != null && format == Format.text
                 ? new ProgressBar(err) : ImpactAnalysis.Progress.NONE;

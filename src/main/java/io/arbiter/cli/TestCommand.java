@@ -1,10 +1,8 @@
 package io.arbiter.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.document.DocumentException;
-import io.arbiter.document.Documents;
 import io.arbiter.engine.RuleSources.RuleSource;
 import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.suite.Coverage;
@@ -143,31 +141,22 @@ final class TestCommand extends ArbiterCommand {
         }
     }
 
-    private static ObjectNode json(List<TestResult> results, Coverage coverage) {
-        ObjectNode json = Documents.jsonMapper().createObjectNode();
+    /** What {@code --format json} prints; {@code coverage} only with {@code --coverage}. */
+    record Report(int tests, long passed, long failed, List<Result> results,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) CoverageView coverage) {
+    }
+
+    record Result(String file, String name, String target, boolean passed, List<String> mismatches) {
+    }
+
+    record CoverageView(int rules, int fired, double percent, List<RuleSource> notFired) {
+    }
+
+    private static Report json(List<TestResult> results, Coverage coverage) {
         long failed = results.stream().filter(result -> !result.passed()).count();
-        json.put("tests", results.size());
-        json.put("passed", results.size() - failed);
-        json.put("failed", failed);
-        ArrayNode list = json.putArray("results");
-        for (TestResult result : results) {
-            ObjectNode entry = list.addObject();
-            entry.put("file", result.test().file().toString());
-            entry.put("name", result.test().name());
-            entry.put("target", result.test().target());
-            entry.put("passed", result.passed());
-            result.mismatches().forEach(entry.putArray("mismatches")::add);
-        }
-        if (coverage != null) {
-            ObjectNode node = json.putObject("coverage");
-            node.put("rules", coverage.rules().size());
-            node.put("fired", coverage.covered());
-            node.put("percent", Math.round(coverage.percent() * 10) / 10.0);
-            ArrayNode notFired = node.putArray("notFired");
-            for (RuleSource rule : coverage.notFired()) {
-                notFired.add(Documents.jsonMapper().valueToTree(rule));
-            }
-        }
-        return json;
+        return new Report(results.size(), results.size() - failed, failed, results.stream().map(result -> new Result(
+                result.test().file().toString(), result.test().name(), result.test().target(), result.passed(),
+                result.mismatches())).toList(), coverage == null ? null : new CoverageView(coverage.rules().size(),
+                coverage.covered(), Math.round(coverage.percent() * 10) / 10.0, coverage.notFired()));
     }
 }

@@ -57,7 +57,8 @@ final class SchemaSample {
             return node;
         }
         if (values <= 0) {
-            return kept(node.isObject() ? objectNode() : arrayNode(), node.size(), List.<JsonNode>of().iterator());
+            JsonNode empty = node.isObject() ? JsonNodeFactory.instance.objectNode() : JsonNodeFactory.instance.arrayNode();
+            return kept(empty, node.size(), List.<JsonNode>of().iterator());
         }
         values--;
         if (node instanceof ObjectNode object) {
@@ -69,19 +70,11 @@ final class SchemaSample {
             }
             return kept(copy, object.size(), copy.elements());
         }
-        ArrayNode copy = arrayNode();
+        ArrayNode copy = JsonNodeFactory.instance.arrayNode();
         for (int i = 0; i < node.size() && values > 0; i++) {
             copy.add(copy(node.get(i)));
         }
         return kept(copy, node.size(), copy.elements());
-    }
-
-    private static ObjectNode objectNode() {
-        return JsonNodeFactory.instance.objectNode();
-    }
-
-    private static ArrayNode arrayNode() {
-        return JsonNodeFactory.instance.arrayNode();
     }
 
     private JsonNode kept(JsonNode copy, int size, Iterator<JsonNode> members) {

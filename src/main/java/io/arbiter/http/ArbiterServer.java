@@ -9,7 +9,6 @@ import io.arbiter.runtime.PolicySource;
 import io.arbiter.runtime.Reloader;
 import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.policytype.PolicyTypeRegistry;
-import io.arbiter.policytype.Target;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -28,12 +27,14 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The HTTP service: one route table, thin handlers, one error renderer. One server per core, each on its own event
@@ -251,69 +252,41 @@ public final class ArbiterServer {
         router.route().handler(RequestTarget::check);
         // What the head alone refuses, before the body is read (and before a client expecting 100 Continue is asked
         // for it): who may administer, which query parameters a route reads, which bodies it can read.
-        router.put("/v1/policy").handler(admin).handler(QueryParameters.only("dryRun"));
-        router.put("/v1/decision-tables/:type/:name").handler(admin).handler(QueryParameters.only("dryRun"));
-        router.post("/v1/impact").handler(admin).handler(QueryParameters.only("sweep", "recent", "limit"));
-        router.post("/v1/policy/validate").handler(QueryParameters.only("as"));
-        router.post("/v1/decision-tables/:type/:name/validate").handler(QueryParameters.only());
-        router.post("/v1/decisions/*").handler(QueryParameters.only());
+        List<Routes.Endpoint> routes = Routes.of(decisions.registry());
+        routes.stream().filter(Routes.Endpoint::adminOnly)
+                .forEach(endpoint -> router.route(endpoint.method(), endpoint.routerPath()).handler(admin));
+        routes.stream().filter(endpoint -> endpoint.queryParameters() != null).forEach(endpoint -> router
+                .route(endpoint.method(), endpoint.routerPath()).handler(QueryParameters.only(endpoint.queryParameters())));
+        router.post("/v1/decisions/*").handler(QueryParameters.only(List.of())); // every target, and any other POST under it
         router.route().handler(ConnectionGuards::refuseUnreadableBodies);
         router.route().handler(ConnectionGuards.bodyArriving(memory));
         router.route().handler(BodyHandler.create(false).setBodyLimit(ServerOptions.MAX_BODY_BYTES));
         router.route().handler(ConnectionGuards.bodyReceived(vertx));
-
-        for (Target target : decisions.registry().targets()) {
-            router.post("/v1/decisions/" + target.name()).handler(handlers.decide(target.name()));
+        for (Routes.Endpoint endpoint : routes) {
+            Route route = router.route(endpoint.routerPath()).method(endpoint.method());
+            if (endpoint.method() == HttpMethod.GET) {
+                route.method(HttpMethod.HEAD); // every resource that can be read can be asked for its headers alone
+            }
+            route.handler(endpoint.handler().apply(handlers));
         }
-        // After the real targets: any other target is a 404 naming the known ones, not a 405 from GET /v1/decisions/:id.
-        router.post("/v1/decisions/:target").handler(ctx -> ctx.fail(new Decisions.UnknownTargetException(
-                ctx.pathParam("target"), decisions.registry().targets().stream().map(Target::name).toList())));
-        get(router, "/v1/decisions/:id").handler(handlers::getDecision);
-        get(router, "/v1/rules/:revision").handler(handlers::rules);
-        get(router, "/metrics").handler(handlers::metrics);
-        get(router, "/v1/policy-types").handler(handlers::listPolicyTypes);
-        get(router, "/v1/policy-types/:name").handler(handlers::getPolicyType);
-        get(router, "/v1/policy").handler(handlers::getPolicy);
-        router.put("/v1/policy").handler(handlers::putPolicy);
-        router.post("/v1/policy/validate").handler(handlers::validatePolicy);
-        router.post("/v1/impact").handler(handlers::impact);
-        TableHandlers tables = new TableHandlers(vertx, decisions);
-        get(router, "/v1/decision-tables").handler(tables::list);
-        get(router, "/v1/decision-tables/:type/:name").handler(tables::get);
-        router.put("/v1/decision-tables/:type/:name").handler(tables::put);
-        router.post("/v1/decision-tables/:type/:name/validate").handler(tables::validate);
-        get(router, "/healthz").handler(handlers::healthz);
-        get(router, "/readyz").handler(handlers::readyz);
-        get(router, "/v1/status").handler(handlers::status);
-        UiRoutes.register(router, vertx, decisions);
 
         router.route().failureHandler(ctx -> Responses.fail(ctx, ctx.failure() != null ? ctx.failure()
                 : statusError(ctx.statusCode())));
         router.errorHandler(404, ctx -> Responses.fail(ctx, new ApiError(404, "NOT_FOUND",
                 "no route for " + ctx.request().method() + " " + ctx.request().path())));
+        // a 405's Allow (RFC 9110 15.5.6): the methods of the routes whose paths match, the routes gathered once
+        List<Map.Entry<Pattern, Set<HttpMethod>>> routePaths = router.getRoutes().stream()
+                .filter(route -> route.getPath() != null && route.methods() != null)
+                .map(route -> Map.entry(pathPattern(route.getPath()), route.methods())).toList();
         router.errorHandler(405, ctx -> {
-            String allowed = allowedMethods(router, ctx.request().path());
+            String allowed = String.join(", ", routePaths.stream()
+                    .filter(route -> route.getKey().matcher(ctx.request().path()).matches())
+                    .flatMap(route -> route.getValue().stream()).map(HttpMethod::name).collect(Collectors.toCollection(TreeSet::new)));
             ctx.response().putHeader("Allow", allowed);
             Responses.fail(ctx, new ApiError(405, "INVALID_REQUEST", "method " + ctx.request().method()
                     + " is not allowed on " + ctx.request().path() + ": it takes " + allowed));
         });
         return router;
-    }
-
-    /** A route for {@code GET} and {@code HEAD}: every resource that can be read can be asked for its headers alone. */
-    static Route get(Router router, String path) {
-        return router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD);
-    }
-
-    /** The methods the routes of {@code path} take, for a 405's {@code Allow} (RFC 9110 15.5.6). */
-    private static String allowedMethods(Router router, String path) {
-        Set<String> methods = new TreeSet<>();
-        for (Route route : router.getRoutes()) {
-            if (route.getPath() != null && route.methods() != null && pathPattern(route.getPath()).matcher(path).matches()) {
-                route.methods().forEach(method -> methods.add(method.name()));
-            }
-        }
-        return String.join(", ", methods);
     }
 
     /**

@@ -207,7 +207,8 @@ final class ConnectionGuards {
         };
     }
 
-    private static String describe(Duration duration) {
+    /** A timeout as an answer states it: in seconds when whole, else in milliseconds. */
+    static String describe(Duration duration) {
         long millis = duration.toMillis();
         return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }

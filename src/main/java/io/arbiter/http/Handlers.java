@@ -1,5 +1,7 @@
 package io.arbiter.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.arbiter.analysis.Finding;
 import io.arbiter.analysis.PolicyLint;
 
@@ -32,11 +34,15 @@ final class Handlers {
     private final Vertx vertx;
     private final Decisions decisions;
     private final InFlightBytes deciding;
+    final TableHandlers tables;
+    final UiRoutes ui;
 
     Handlers(Vertx vertx, Decisions decisions, InFlightBytes deciding) {
         this.vertx = vertx;
         this.decisions = decisions;
         this.deciding = deciding;
+        this.tables = new TableHandlers(vertx, decisions);
+        this.ui = new UiRoutes(vertx, decisions);
     }
 
     /** {@code POST /v1/decisions/{target}}, for whichever policy type serves the target. */
@@ -46,6 +52,12 @@ final class Handlers {
             String contentType = ctx.request().getHeader("Content-Type");
             respond(ctx, body.length, () -> Buffer.buffer(decisions.decideEncoded(target, body, contentType).json()));
         };
+    }
+
+    /** {@code POST} to a target no policy type serves: 404, naming the known ones. */
+    void unknownTarget(RoutingContext ctx) {
+        ctx.fail(new Decisions.UnknownTargetException(ctx.pathParam("id"),
+                decisions.registry().targets().stream().map(io.arbiter.policytype.Target::name).toList()));
     }
 
     void getDecision(RoutingContext ctx) {
@@ -67,15 +79,8 @@ final class Handlers {
     /** {@code GET /v1/rules/{revision}}: every rule of a live rule base, with its name, package and file. */
     void rules(RoutingContext ctx) {
         String revision = ctx.pathParam("revision");
-        vertx.executeBlocking(() -> decisions.rules(revision), false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-            } else if (result.result().isEmpty()) {
-                Responses.fail(ctx, new ApiError(404, "NOT_FOUND", "no live rule base with revision '" + revision + "'"));
-            } else {
-                Responses.json(ctx, 200, result.result().get());
-            }
-        });
+        Responses.fromWorker(vertx, ctx, () -> decisions.rules(revision).orElseThrow(() ->
+                new ApiError(404, "NOT_FOUND", "no live rule base with revision '" + revision + "'")));
     }
 
     void metrics(RoutingContext ctx) {
@@ -125,21 +130,15 @@ final class Handlers {
             Responses.fail(ctx, e);
             return;
         }
-        vertx.executeBlocking(() -> decisions.source().replace(body, contentType, ifMatch), false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-                return;
-            }
-            PolicyDocument policy = result.result().policy();
+        Responses.fromWorker(vertx, ctx, () -> decisions.source().replace(body, contentType, ifMatch), replaced -> {
+            PolicyDocument policy = replaced.policy();
             ctx.response().putHeader("ETag", quoted(policy.revision()));
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("revision", policy.revision());
-            answer.put("warnings", policy.warnings());
-            if (result.result().note() != null) {
-                answer.put("note", result.result().note());
-            }
-            Responses.json(ctx, 200, answer);
+            Responses.json(ctx, 200, new PolicyWritten(policy.revision(), policy.warnings(), replaced.note()));
         });
+    }
+
+    /** A policy replaced: its revision, its warnings, and what the source notes of the write, if anything. */
+    record PolicyWritten(String revision, List<String> warnings, @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
     }
 
     /**
@@ -203,12 +202,12 @@ final class Handlers {
      * The contract's {@code valid} and {@code problems} (errors and warnings, each with its severity and check code),
      * and the warnings' texts as {@code warnings}, as PUT answers them.
      */
-    private static Map<String, Object> validation(List<Finding> findings) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("valid", PolicyLint.valid(findings));
-        answer.put("problems", findings);
-        answer.put("warnings", findings.stream().filter(finding -> !finding.isError()).map(Finding::problem).toList());
-        return answer;
+    private static PolicyValidation validation(List<Finding> findings) {
+        return new PolicyValidation(PolicyLint.valid(findings), findings,
+                findings.stream().filter(finding -> !finding.isError()).map(Finding::problem).toList());
+    }
+
+    record PolicyValidation(boolean valid, List<Finding> problems, List<String> warnings) {
     }
 
     private static PolicyLint.Role role(String as) {
@@ -233,53 +232,52 @@ final class Handlers {
         var log = decisions.audit().logHealth();
         if (log.ready()) {
             Responses.json(ctx, 200, status("READY"));
-            return;
+        } else {
+            Responses.json(ctx, 503, new NotReady(new ApiError(503, "INTERNAL", log.notReadyReason()).body().error(),
+                    status("NOT_READY")));
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("error", new ApiError(503, "INTERNAL", log.notReadyReason()).body().error());
-        answer.putAll(status("NOT_READY"));
-        Responses.json(ctx, 503, answer);
     }
 
     void status(RoutingContext ctx) {
-        Map<String, Object> answer = status("SERVING");
         var reload = decisions.reloadState();
-        answer.put("reloads", reload.reloads());
-        answer.put("rejectedReloads", reload.rejected());
-        answer.put("lastReloadAt", reload.lastReloadAt());
-        answer.put("policyTypes", decisions.registry().types().stream().map(type -> type.name()).toList());
-        Responses.json(ctx, 200, answer);
+        Responses.json(ctx, 200, new ServiceStatus(status("SERVING"), reload.reloads(), reload.rejected(), reload.lastReloadAt(),
+                decisions.registry().types().stream().map(type -> type.name()).toList()));
     }
 
-    private Map<String, Object> status(String state) {
+    /**
+     * What {@code /readyz} and {@code /v1/status} say: the revisions serving, the last reload's error, the decision
+     * log's health, and where the policy comes from (with Kubernetes, whether the API server is reachable and the
+     * latest content serves).
+     */
+    record Status(String status, String policyRevision, Map<String, String> rulesRevisions, String catalogRevision,
+                  String typeInstancesRevision, String snapshotRevision, String lastReloadError, DecisionLogView decisionLog,
+                  Map<String, Object> source) {
+    }
+
+    record NotReady(ApiError.Error error, @JsonUnwrapped Status status) {
+    }
+
+    record ServiceStatus(@JsonUnwrapped Status status, long reloads, long rejectedReloads, String lastReloadAt,
+                         List<String> policyTypes) {
+    }
+
+    private Status status(String state) {
         var snapshot = decisions.snapshot();
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("status", state);
-        answer.put("policyRevision", snapshot.policy().revision());
         Map<String, String> rules = new LinkedHashMap<>();
         snapshot.ruleBases().forEach((kind, base) -> rules.put(kind, base.revision()));
-        answer.put("rulesRevisions", rules);
-        answer.put("catalogRevision", snapshot.catalog().revision());
-        answer.put("typeInstancesRevision", snapshot.typeInstances().revision());
-        answer.put("snapshotRevision", snapshot.revision());
-        answer.put("lastReloadError", decisions.reloadState().lastReloadError());
-        answer.put("decisionLog", decisionLog(decisions.audit().logHealth()));
-        // where the policy comes from; with Kubernetes, whether the API server is reachable and the latest content serves
-        answer.put("source", decisions.source().status());
-        return answer;
+        return new Status(state, snapshot.policy().revision(), rules, snapshot.catalog().revision(),
+                snapshot.typeInstances().revision(), snapshot.revision(), decisions.reloadState().lastReloadError(),
+                decisionLog(decisions.audit().logHealth()), decisions.source().status());
     }
 
-    private static Map<String, Object> decisionLog(io.arbiter.audit.DecisionLog.Health log) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("mode", log.enabled() ? log.mode().name() : "OFF");
-        answer.put("writerAlive", log.writerAlive());
-        answer.put("writable", log.writable());
-        answer.put("written", log.written());
-        answer.put("dropped", log.dropped());
-        answer.put("failed", log.failed());
-        answer.put("lastError", log.lastError());
-        answer.put("lastErrorAt", log.lastErrorAt() == null ? null : log.lastErrorAt().toString());
-        return answer;
+    /** The decision log's health as {@code /readyz} and {@code /v1/status} show it. */
+    record DecisionLogView(String mode, boolean writerAlive, boolean writable, long written, long dropped, long failed,
+                           String lastError, String lastErrorAt) {
+    }
+
+    private static DecisionLogView decisionLog(io.arbiter.audit.DecisionLog.Health log) {
+        return new DecisionLogView(log.enabled() ? log.mode().name() : "OFF", log.writerAlive(), log.writable(), log.written(),
+                log.dropped(), log.failed(), log.lastError(), log.lastErrorAt() == null ? null : log.lastErrorAt().toString());
     }
 
     /**
@@ -313,11 +311,11 @@ final class Handlers {
         });
     }
 
-    private static byte[] body(RoutingContext ctx) {
+    static byte[] body(RoutingContext ctx) {
         return ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
     }
 
-    private static String quoted(String revision) {
+    static String quoted(String revision) {
         return "\"" + revision + "\"";
     }
 }

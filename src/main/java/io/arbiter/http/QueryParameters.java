@@ -4,6 +4,7 @@ import io.arbiter.document.Problem;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -21,8 +22,8 @@ final class QueryParameters implements Handler<RoutingContext> {
     }
 
     /** A route reading these parameters, or none. */
-    static QueryParameters only(String... names) {
-        return new QueryParameters(Set.of(names));
+    static QueryParameters only(List<String> names) {
+        return new QueryParameters(Set.copyOf(names));
     }
 
     @Override

@@ -61,7 +61,7 @@ final class RequestHeadGuard {
 
     private RequestHeadGuard(Duration timeout) {
         this.timeoutMillis = timeout.toMillis();
-        this.timeoutText = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
+        this.timeoutText = ConnectionGuards.describe(timeout);
     }
 
     /** For {@code HttpServer.connectionHandler}: guards an HTTP/1.x connection (HTTP/2 has its own framing). */

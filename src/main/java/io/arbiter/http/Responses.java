@@ -2,6 +2,7 @@ package io.arbiter.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.arbiter.document.Documents;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.ext.web.RoutingContext;
@@ -11,6 +12,8 @@ import org.slf4j.LoggerFactory;
 import io.arbiter.runtime.Refusal;
 
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /** The one place that writes response bodies and turns exceptions into the contract's error bodies. */
 final class Responses {
@@ -36,6 +39,25 @@ final class Responses {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render response", e);
         }
+    }
+
+    /**
+     * Runs {@code work} on a worker thread, then, back on the event loop, gives its result to {@code answer}, or
+     * answers its failure.
+     */
+    static <T> void fromWorker(Vertx vertx, RoutingContext ctx, Callable<T> work, Consumer<T> answer) {
+        vertx.executeBlocking(work, false).onComplete(result -> {
+            if (result.succeeded()) {
+                answer.accept(result.result());
+            } else {
+                fail(ctx, result.cause());
+            }
+        });
+    }
+
+    /** Runs {@code work} on a worker thread and answers its result as JSON, or its failure. */
+    static void fromWorker(Vertx vertx, RoutingContext ctx, Callable<?> work) {
+        fromWorker(vertx, ctx, work, result -> json(ctx, 200, (Object) result));
     }
 
     static void yaml(RoutingContext ctx, int status, Object body) {

@@ -1,11 +1,14 @@
 package io.arbiter.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.arbiter.analysis.Finding;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.RevisionMatch;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.document.Documents;
 import io.arbiter.document.Problem;
+import io.arbiter.impact.ImpactReport;
 import io.arbiter.impact.LiveImpact;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.tables.DecisionTables;
@@ -36,7 +39,7 @@ final class TableHandlers {
 
     void get(RoutingContext ctx) {
         DecisionTables.Table table = DecisionTables.find(decisions, ctx.pathParam("type"), ctx.pathParam("name"));
-        ctx.response().putHeader("ETag", "\"" + table.revision() + "\"");
+        ctx.response().putHeader("ETag", Handlers.quoted(table.revision()));
         String accept = ctx.request().getHeader("Accept");
         if (accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains("text/csv")) {
             ctx.response().setStatusCode(200).putHeader("Content-Type", "text/csv; charset=utf-8")
@@ -48,57 +51,46 @@ final class TableHandlers {
 
     /** {@code POST .../validate}: the problems of a candidate table at row and cell, nothing applied (no token). */
     void validate(RoutingContext ctx) {
-        byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        byte[] body = Handlers.body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
         String type = ctx.pathParam("type");
         String name = ctx.pathParam("name");
-        vertx.executeBlocking(() -> DecisionTables.validate(decisions, DecisionTables.find(decisions, type, name), body,
-                contentType), false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-            } else {
-                Responses.json(ctx, 200, result.result());
-            }
-        });
+        Responses.fromWorker(vertx, ctx, () -> DecisionTables.validate(decisions, DecisionTables.find(decisions, type, name),
+                body, contentType));
     }
 
     void put(RoutingContext ctx) {
-        byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        byte[] body = Handlers.body(ctx);
         String contentType = ctx.request().getHeader("Content-Type");
         boolean dryRun = "true".equals(ctx.request().getParam("dryRun")) || "".equals(ctx.request().getParam("dryRun"));
         Optional<RevisionMatch> ifMatch = IfMatch.parse(ctx.request().headers().getAll("If-Match"));
         String type = ctx.pathParam("type");
         String name = ctx.pathParam("name");
-        vertx.executeBlocking(() -> {
+        Responses.fromWorker(vertx, ctx, () -> {
             DecisionTables.Table table = DecisionTables.find(decisions, type, name);
             byte[] content = DecisionTables.content(body, contentType);
             if (dryRun) {
                 DecisionTables.Candidate candidate = DecisionTables.candidate(decisions, table, content);
-                Map<String, Object> answer = new LinkedHashMap<>();
-                answer.put("revision", io.arbiter.runtime.TableSource.revisionOf(content));
-                answer.put("warnings", candidate.warnings());
-                answer.put("impact", LiveImpact.of(decisions, candidate.snapshot(), LiveImpact.Scope.all()));
-                return answer;
+                return (Object) new DryRun(io.arbiter.runtime.TableSource.revisionOf(content), candidate.warnings(),
+                        LiveImpact.of(decisions, candidate.snapshot(), LiveImpact.Scope.all()));
             }
             DecisionTables.Replaced replaced = DecisionTables.replace(decisions, table, content, ifMatch);
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("revision", replaced.revision());
-            answer.put("snapshotRevision", replaced.snapshotRevision());
-            answer.put("warnings", replaced.warnings());
-            if (replaced.note() != null) {
-                answer.put("note", replaced.note());
+            return new Written(replaced.revision(), replaced.snapshotRevision(), replaced.warnings(), replaced.note());
+        }, answer -> {
+            if (answer instanceof Written written && written.snapshotRevision() != null) {
+                ctx.response().putHeader("ETag", Handlers.quoted(written.revision()));
             }
-            return answer;
-        }, false).onComplete(result -> {
-            if (result.failed()) {
-                Responses.fail(ctx, result.cause());
-                return;
-            }
-            if (result.result().get("snapshotRevision") != null) {
-                ctx.response().putHeader("ETag", "\"" + result.result().get("revision") + "\"");
-            }
-            Responses.json(ctx, 200, result.result());
+            Responses.json(ctx, 200, answer);
         });
+    }
+
+    /** What a table PUT with {@code dryRun=true} answers. */
+    record DryRun(String revision, List<Finding> warnings, ImpactReport impact) {
+    }
+
+    /** What a table PUT answers: the new revisions and, if the source has any, its note of the write. */
+    record Written(String revision, String snapshotRevision, List<Finding> warnings,
+                   @JsonInclude(JsonInclude.Include.NON_NULL) String note) {
     }
 
     /**

@@ -3,10 +3,9 @@ package io.arbiter.http;
 import io.arbiter.runtime.Decisions;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
-import io.arbiter.policytype.PolicyType;
+import io.arbiter.engine.RuleSources;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
 
@@ -36,57 +35,53 @@ final class UiRoutes {
     private record RuleIndex(Map<String, String> revisions, Object body) {
     }
 
-    private UiRoutes(Vertx vertx, Decisions decisions) {
+    private final StaticHandler files = StaticHandler.create("ui").setCachingEnabled(false).setDirectoryListing(false);
+
+    UiRoutes(Vertx vertx, Decisions decisions) {
         this.vertx = vertx;
         this.decisions = decisions;
         this.openApi = Responses.encode(OpenApi.document(decisions.registry()));
     }
 
-    static void register(Router router, Vertx vertx, Decisions decisions) {
-        UiRoutes ui = new UiRoutes(vertx, decisions);
-        ArbiterServer.get(router, "/ui").handler(ctx -> { // Vert.x matches "/ui/" here too: only the bare path is redirected
-            if (ctx.request().path().equals("/ui")) {
-                ctx.response().setStatusCode(301).putHeader("Location", "/ui/").end();
-            } else {
-                ctx.next();
-            }
-        });
-        ArbiterServer.get(router, "/ui/*").handler(ctx -> {
-            ctx.response().putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                    .putHeader("X-Content-Type-Options", "nosniff");
+    /** {@code GET /ui}: to the page. Vert.x matches "/ui/" here too: only the bare path is redirected. */
+    static void redirect(RoutingContext ctx) {
+        if (ctx.request().path().equals("/ui")) {
+            ctx.response().setStatusCode(301).putHeader("Location", "/ui/").end();
+        } else {
             ctx.next();
-        }).handler(StaticHandler.create("ui").setCachingEnabled(false).setDirectoryListing(false));
-        ArbiterServer.get(router, "/openapi.json").handler(ui::openApi);
-        ArbiterServer.get(router, "/v1/catalog").handler(ui::catalog);
-        ArbiterServer.get(router, "/v1/rules").handler(ui::rules);
+        }
     }
 
-    private void openApi(RoutingContext ctx) {
+    /** {@code GET /ui/*}: the page and its files. */
+    void asset(RoutingContext ctx) {
+        ctx.response().putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY).putHeader("X-Content-Type-Options", "nosniff");
+        files.handle(ctx);
+    }
+
+    void openApi(RoutingContext ctx) {
         ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(openApi.copy());
     }
 
     /** {@code GET /v1/catalog}: every Interface of the live catalog, highest revision first, with its Implementations. */
-    private void catalog(RoutingContext ctx) {
+    void catalog(RoutingContext ctx) {
         var catalog = decisions.snapshot().catalog();
-        List<Map<String, Object>> interfaces = catalog.interfacePaths().stream().sorted().map(path -> {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("path", path);
-            entry.put("revision", catalog.highestInterfaceRevision(path).orElse(null));
-            entry.put("implementations", catalog.implementationsOf(path).stream().map(Implementation::ref)
-                    .sorted(Comparator.comparing(Ref::path).thenComparing(Ref::revision)).toList());
-            return entry;
-        }).toList();
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("catalogRevision", catalog.revision());
-        answer.put("interfaces", interfaces);
-        Responses.json(ctx, 200, answer);
+        Responses.json(ctx, 200, new CatalogView(catalog.revision(), catalog.interfacePaths().stream().sorted()
+                .map(path -> new InterfaceView(path, catalog.highestInterfaceRevision(path).orElse(null),
+                        catalog.implementationsOf(path).stream().map(Implementation::ref)
+                                .sorted(Comparator.comparing(Ref::path).thenComparing(Ref::revision)).toList())).toList()));
+    }
+
+    record CatalogView(String catalogRevision, List<InterfaceView> interfaces) {
+    }
+
+    record InterfaceView(String path, String revision, List<Ref> implementations) {
     }
 
     /**
      * {@code GET /v1/rules}: for each policy type, its phases in firing order and where each rule is written. Read
      * from the rule files the server was started with, again only when the live rule bases change.
      */
-    private void rules(RoutingContext ctx) {
+    void rules(RoutingContext ctx) {
         Map<String, String> revisions = new LinkedHashMap<>();
         decisions.snapshot().ruleBases().forEach((kind, base) -> revisions.put(kind, base.revision()));
         RuleIndex known = rules.get();
@@ -94,26 +89,15 @@ final class UiRoutes {
             Responses.json(ctx, 200, known.body());
             return;
         }
-        vertx.executeBlocking(() -> {
-            List<Map<String, Object>> ruleSets = decisions.registry().types().stream().map(type -> ruleSet(type, revisions)).toList();
-            Object body = Map.of("ruleSets", ruleSets);
+        Responses.fromWorker(vertx, ctx, () -> {
+            Object body = Map.of("ruleSets", decisions.registry().types().stream().map(type -> new RuleSet(type.name(),
+                    revisions.get(type.name()), type.ruleSet().phases(), decisions.snapshot().ruleBases().get(type.name()).listing()))
+                    .toList());
             rules.set(new RuleIndex(revisions, body));
             return body;
-        }, false).onComplete(result -> {
-            if (result.succeeded()) {
-                Responses.json(ctx, 200, result.result());
-            } else {
-                Responses.fail(ctx, result.cause());
-            }
         });
     }
 
-    private Map<String, Object> ruleSet(PolicyType type, Map<String, String> revisions) {
-        Map<String, Object> set = new LinkedHashMap<>();
-        set.put("policyType", type.name());
-        set.put("rulesRevision", revisions.get(type.name()));
-        set.put("phases", type.ruleSet().phases());
-        set.put("rules", decisions.snapshot().ruleBases().get(type.name()).listing());
-        return set;
+    record RuleSet(String policyType, String rulesRevision, List<String> phases, List<RuleSources.RuleSource> rules) {
     }
 }

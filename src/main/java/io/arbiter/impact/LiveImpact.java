@@ -60,13 +60,7 @@ public final class LiveImpact {
         }
         if (scope.recent()) {
             for (DecisionRecord record : live.audit().recentDecisions()) {
-                JsonNode logged = parse(record);
-                Probe probe = Probes.replay(logged);
-                if (probe == null) {
-                    skipped.add("recent decision " + record.decisionId() + ": " + Probes.notReplayed(logged));
-                } else {
-                    probes.add(probe);
-                }
+                Probes.replay(parse(record), "recent decision " + record.decisionId(), probes, skipped);
             }
         }
         // offline services over each snapshot: what they decide is not the live service's to log

@@ -60,6 +60,19 @@ public final class Probes {
         return new Probe(Probe.Source.REPLAY, target, record.path("decisionId").asText(""), encode(request));
     }
 
+    /**
+     * Adds the probe of a decision-log record to {@code probes}, or, for a record that has none, why to
+     * {@code skipped}, after {@code named} (how the caller names the record).
+     */
+    public static void replay(JsonNode record, String named, List<Probe> probes, List<String> skipped) {
+        Probe probe = replay(record);
+        if (probe == null) {
+            skipped.add(named + ": " + notReplayed(record));
+        } else {
+            probes.add(probe);
+        }
+    }
+
     /** Why {@link #replay} found no probe in {@code record}, as the caller reports the record skipped. */
     public static String notReplayed(JsonNode record) {
         JsonNode summarised = record.path("summarised");

@@ -369,7 +369,7 @@ public final class KubernetesSource implements PolicySource, io.arbiter.runtime.
                 throw new Decisions.StaleRevisionException(ifMatch.get(), currentRevision);
             }
         });
-        awaitServed(wanted.revision());
+        awaitServed(() -> decisions.snapshot().policy().revision().equals(wanted.revision()), "the policy", wanted.revision());
         return new Replaced(wanted, null);
     }
 
@@ -435,11 +435,6 @@ public final class KubernetesSource implements PolicySource, io.arbiter.runtime.
     private PolicySource.SourceUnavailableException unavailable(String action, String name, KubernetesClientException e) {
         return new PolicySource.SourceUnavailableException("cannot " + action + " the ConfigMap " + name + " in namespace "
                 + namespace + ": " + reason(e) + "; the policy is unchanged", e);
-    }
-
-    /** Waits until this replica serves {@code policyRevision}; a refusal of it, or the apply timeout, is a 503. */
-    private void awaitServed(String policyRevision) {
-        awaitServed(() -> decisions.snapshot().policy().revision().equals(policyRevision), "the policy", policyRevision);
     }
 
     /**

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.arbiter.runtime.Evaluation;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Whether a decision is what a test expects. {@code expect} is a subset of the decision (the response without its
@@ -38,27 +36,21 @@ public final class Expectations {
      */
     public static List<String> mismatches(JsonNode expect, Evaluation evaluation, RuleNames rules, boolean exact) {
         List<String> mismatches = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = expect.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (field.getKey().equals(FIRED) || field.getKey().equals(NOT_FIRED)) {
-                continue;
-            }
-            compare("$." + field.getKey(), field.getValue(), evaluation.result().path(field.getKey()), exact, mismatches);
-        }
+        expect.properties().stream().filter(field -> !field.getKey().equals(FIRED) && !field.getKey().equals(NOT_FIRED))
+                .forEach(field -> compare("$." + field.getKey(), field.getValue(), evaluation.result().path(field.getKey()),
+                        exact, mismatches));
         List<String> fired = evaluation.firedRules();
         List<String> firedShort = fired.stream().map(rules::shortName).toList();
-        for (JsonNode rule : expect.path(FIRED)) {
-            if (!rules.exists(rule.asText())) {
-                mismatches.add(FIRED + ": no rule is named '" + rule.asText() + "'");
-            } else if (!fired.contains(rule.asText()) && !firedShort.contains(rule.asText())) {
-                mismatches.add(FIRED + ": expected '" + rule.asText() + "' to fire; fired " + shown(firedShort));
-            }
-        }
-        for (JsonNode rule : expect.path(NOT_FIRED)) {
-            if (!rules.exists(rule.asText())) {
-                mismatches.add(NOT_FIRED + ": no rule is named '" + rule.asText() + "'");
-            } else if (fired.contains(rule.asText()) || firedShort.contains(rule.asText())) {
-                mismatches.add(NOT_FIRED + ": expected '" + rule.asText() + "' not to fire, but it fired");
+        for (String key : List.of(FIRED, NOT_FIRED)) {
+            boolean mustFire = key.equals(FIRED);
+            for (JsonNode rule : expect.path(key)) {
+                String name = rule.asText();
+                if (!rules.exists(name)) {
+                    mismatches.add(key + ": no rule is named '" + name + "'");
+                } else if (mustFire != (fired.contains(name) || firedShort.contains(name))) {
+                    mismatches.add(mustFire ? key + ": expected '" + name + "' to fire; fired " + shown(firedShort)
+                            : key + ": expected '" + name + "' not to fire, but it fired");
+                }
             }
         }
         return mismatches;

@@ -50,9 +50,13 @@ public final class DecisionTables {
         }
     }
 
+    /** A table as {@code GET /v1/decision-tables} lists it. */
+    public record Listed(String type, String name, String file, String revision, String rulesRevision, List<String> rules) {
+    }
+
     /** Every table of every policy type, with its revision and the rules (by {@code package.name}) it feeds. */
-    public static List<Map<String, Object>> list(Decisions decisions) {
-        List<Map<String, Object>> tables = new ArrayList<>();
+    public static List<Listed> list(Decisions decisions) {
+        List<Listed> tables = new ArrayList<>();
         Snapshot snapshot = decisions.snapshot();
         for (PolicyType type : decisions.registry().types()) {
             CompiledRuleBase ruleBase = snapshot.ruleBases().get(type.name());
@@ -61,15 +65,8 @@ public final class DecisionTables {
             }
             List<RuleSources.RuleSource> listing = ruleBase.listing();
             for (Table table : tablesOf(type, ruleBase)) {
-                Map<String, Object> entry = new LinkedHashMap<>();
-                entry.put("type", type.name());
-                entry.put("name", table.name());
-                entry.put("file", table.display());
-                entry.put("revision", table.revision());
-                entry.put("rulesRevision", ruleBase.revision());
-                entry.put("rules", listing.stream().filter(rule -> table.display().equals(rule.file()))
-                        .map(RuleSources.RuleSource::rule).toList());
-                tables.add(entry);
+                tables.add(new Listed(type.name(), table.name(), table.display(), table.revision(), ruleBase.revision(),
+                        listing.stream().filter(rule -> table.display().equals(rule.file())).map(RuleSources.RuleSource::rule).toList()));
             }
         }
         return tables;
@@ -113,13 +110,12 @@ public final class DecisionTables {
         view.putAll(TableGrid.view(table.ruleFile().name(), table.ruleFile().content()));
         view.put("rules", decisions.snapshot().ruleBase(table.type().name()).listing().stream()
                 .filter(rule -> table.display().equals(rule.file()))
-                .map(rule -> {
-                    Map<String, Object> r = new LinkedHashMap<>();
-                    r.put("rule", rule.rule());
-                    r.put("row", rule.row());
-                    return r;
-                }).toList());
+                .map(rule -> new FedRule(rule.rule(), rule.row())).toList());
         return view;
+    }
+
+    /** A rule a table feeds: the row it stands for. */
+    record FedRule(String rule, Integer row) {
     }
 
     /** A candidate: the table's new content, and the live snapshot with it (checked as a reload checks it). */
@@ -204,8 +200,8 @@ public final class DecisionTables {
      * Every problem of a candidate table, located at row and cell, without applying it (the browser's lint as you
      * type): {@code valid} is false when a PUT would refuse it; warnings are listed too.
      */
-    public static Map<String, Object> validate(Decisions decisions, Table table, byte[] body, String contentType) {
-        List<Map<String, Object>> problems = new ArrayList<>();
+    public static Validation validate(Decisions decisions, Table table, byte[] body, String contentType) {
+        List<TableProblem> problems = new ArrayList<>();
         boolean valid = true;
         try {
             Candidate candidate = candidate(decisions, table, content(body, contentType));
@@ -215,7 +211,7 @@ public final class DecisionTables {
             for (Finding warning : candidate.warnings()) {
                 if ((warning.file() == null || warning.file().endsWith(table.folder() + "/" + table.file()))
                         && !live.contains(warning.code() + " " + warning.problem())) {
-                    problems.add(problem("warning", warning.path(), warning.line(), warning.column(), warning.problem()));
+                    problems.add(new TableProblem("warning", warning.path(), warning.line(), warning.column(), warning.problem()));
                 }
             }
         } catch (DecisionException e) {
@@ -224,26 +220,21 @@ public final class DecisionTables {
             }
             valid = false;
             for (Problem problem : e.problems()) {
-                problems.add(problem("error", problem.path(), problem.line(), problem.column(), problem.problem()));
+                problems.add(new TableProblem("error", problem.path(), problem.line(), problem.column(), problem.problem()));
             }
             if (problems.isEmpty()) {
-                problems.add(problem("error", "$", null, null, e.getMessage()));
+                problems.add(new TableProblem("error", "$", null, null, e.getMessage()));
             }
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("valid", valid);
-        answer.put("problems", problems);
-        return answer;
+        return new Validation(valid, problems);
     }
 
-    private static Map<String, Object> problem(String severity, String path, Integer row, Integer column, String text) {
-        Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("severity", severity);
-        problem.put("path", path);
-        problem.put("row", row);
-        problem.put("column", column);
-        problem.put("problem", text);
-        return problem;
+    /** A candidate table's problems; {@code valid} is false when a PUT would refuse it. */
+    public record Validation(boolean valid, List<TableProblem> problems) {
+    }
+
+    /** A problem of a candidate table, at a row and column of its grid where it has one. */
+    record TableProblem(String severity, String path, Integer row, Integer column, String problem) {
     }
 
     /** A snapshot checked with the warnings lint still has for it. */
