@@ -21,22 +21,20 @@ public final class DecisionCall {
     private final Snapshot snapshot;
     private final List<String> warnings = new ArrayList<>();
     private final java.util.Map<DecisionData, Object> consumed;
-
-    public DecisionCall(PolicyType type, Target target, LocatedDocument request, Snapshot snapshot) {
-        this(type, target, request, snapshot, java.util.Map.of());
-    }
+    private final boolean chained;
 
     /**
-     * A call within a {@link Chain}: {@code consumed} holds what the earlier types of the chain produced of the data
-     * this type {@link PolicyType#consumes}, passed by the runtime.
+     * {@code chained}: the call is a part of a {@link Chain}, and {@code consumed} holds what the earlier types of the
+     * chain produced of the data this type {@link PolicyType#consumes}, passed by the runtime.
      */
     public DecisionCall(PolicyType type, Target target, LocatedDocument request, Snapshot snapshot,
-                        java.util.Map<DecisionData, Object> consumed) {
+                        java.util.Map<DecisionData, Object> consumed, boolean chained) {
         this.type = type;
         this.target = target;
         this.request = request;
         this.snapshot = snapshot;
         this.consumed = java.util.Map.copyOf(consumed);
+        this.chained = chained;
     }
 
     /**
@@ -54,14 +52,6 @@ public final class DecisionCall {
     /** True when this call is a part of a {@link Chain}. */
     public boolean chained() {
         return chained;
-    }
-
-    private boolean chained;
-
-    /** Marks this call as a part of a chain (the runtime does, before the type decides). */
-    public DecisionCall inChain() {
-        this.chained = true;
-        return this;
     }
 
     public PolicyType type() {

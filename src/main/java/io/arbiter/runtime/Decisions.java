@@ -4,8 +4,6 @@ import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.RevisionMatch;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.SnapshotLoadException;
-import io.arbiter.runtime.Decisions;
-import io.arbiter.runtime.SnapshotLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
@@ -89,10 +87,7 @@ public final class Decisions {
     public void swap(Snapshot next) {
         current.set(next);
         wentLive.accept(next);
-        ReloadState previous = reloadState;
-        reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
-        audit.metrics().policyReload(true);
-        reloaded.accept(reloadState);
+        recordReload(true, null);
     }
 
     private volatile java.util.function.Consumer<Snapshot> wentLive = snapshot -> { };
@@ -117,19 +112,20 @@ public final class Decisions {
 
     /** Records a rejected reload: the live snapshot stays. */
     public void reloadFailed(Exception failure) {
-        ReloadState previous = reloadState;
         String explained = reloadExplainer.apply(failure);
-        String message = explained != null ? explained : reloadError(failure);
-        reloadState = new ReloadState(message, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
-        audit.metrics().policyReload(false);
-        reloaded.accept(reloadState);
+        recordReload(false, explained != null ? explained : reloadError(failure));
     }
 
     /** Records a rejected reload whose reason the caller has already put in an operator's words. */
     public void reloadRefused(String reason) {
+        recordReload(false, reason);
+    }
+
+    private void recordReload(boolean applied, String error) {
         ReloadState previous = reloadState;
-        reloadState = new ReloadState(reason, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
-        audit.metrics().policyReload(false);
+        reloadState = new ReloadState(error, java.time.Instant.now().toString(), previous.reloads() + (applied ? 1 : 0),
+                previous.rejected() + (applied ? 0 : 1));
+        audit.metrics().policyReload(applied);
         reloaded.accept(reloadState);
     }
 
@@ -304,16 +300,10 @@ public final class Decisions {
                 new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
         Target target = registry.target(targetName);
         LocatedDocument request = parseValid(target, body, contentType);
-        DecisionCall call = new DecisionCall(type, target, request, snapshot);
+        DecisionCall call = new DecisionCall(type, target, request, snapshot, Map.of(), false);
         JsonNode requested = request.tree().path("apiVersion");
         String version = requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
-        call.requireUsableVersion(version, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-        Decision decision;
-        try {
-            decision = type.decide(call);
-        } catch (DecisionException e) {
-            throw located(e, request);
-        }
+        Decision decision = decide(type, call, version, request);
         List<String> warnings = new ArrayList<>(decision.warnings());
         warnings.addAll(call.warnings());
         Envelope envelope = new Envelope(targetName, type.name(), version,
@@ -349,7 +339,7 @@ public final class Decisions {
         LocatedDocument request = parseValid(chain.target(), body, contentType);
         Map<io.arbiter.policytype.DecisionData, Object> produced = new java.util.LinkedHashMap<>();
         Map<String, Object> results = new java.util.LinkedHashMap<>();
-        List<io.arbiter.engine.FiredRule> firings = new ArrayList<>();
+        List<FiredRule> firings = new ArrayList<>();
         List<Envelope.PhaseStart> phases = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<String> rulesRevisions = new ArrayList<>();
@@ -369,19 +359,10 @@ public final class Decisions {
                 results.put(part.name(), null);
                 continue;
             }
-            DecisionCall call = new DecisionCall(type, part, request, snapshot, consumed);
-            if (!first) {
-                call.inChain();
-            }
+            DecisionCall call = new DecisionCall(type, part, request, snapshot, consumed, !first);
             JsonNode requested = request.tree().path("apiVersion");
             String partVersion = first && requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
-            call.requireUsableVersion(partVersion, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-            Decision decision;
-            try {
-                decision = type.decide(call);
-            } catch (DecisionException e) {
-                throw located(e, request);
-            }
+            Decision decision = decide(type, call, partVersion, request);
             if (first) {
                 outcome = decision.outcome();
                 version = partVersion;
@@ -389,7 +370,7 @@ public final class Decisions {
             produced.putAll(decision.produced());
             results.put(part.name(), decision.result());
             int offset = firings.size();
-            List<io.arbiter.engine.FiredRule> partFirings = decision.firedRules().stream()
+            List<FiredRule> partFirings = decision.firedRules().stream()
                     .map(firing -> firing.renumbered(firing.order() + offset)).toList();
             Envelope.phases(partFirings, call.ruleBase().phaseOfRule()).forEach(start ->
                     phases.add(new Envelope.PhaseStart(part.name() + "/" + start.phase(), start.from())));
@@ -419,6 +400,16 @@ public final class Decisions {
             type.masks().response().forEach(path -> response.add(type.targets().get(0).name() + "." + path));
         }
         return new io.arbiter.policytype.Masks(request, response);
+    }
+
+    /** {@code type}'s decision as {@code version}, its refusal's problems located in the request. */
+    private static Decision decide(PolicyType type, DecisionCall call, String version, LocatedDocument request) {
+        call.requireUsableVersion(version, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
+        try {
+            return type.decide(call);
+        } catch (DecisionException e) {
+            throw located(e, request);
+        }
     }
 
     /** A type's refusal with each problem given the line and column of its path in the request, where it has none. */

@@ -2,25 +2,19 @@ package io.arbiter.runtime;
 
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
-import io.arbiter.runtime.Decisions;
-import io.arbiter.runtime.Reloader;
-import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.document.ContentRevision;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -217,23 +211,16 @@ public final class Reloader implements AutoCloseable {
 
     /** A digest of every watched file's path and content (a missing or unreadable file counts as such). */
     private String fingerprint() {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        ContentRevision fingerprint = ContentRevision.start();
         for (Path file : watchedFiles()) {
-            digest.update(file.toString().getBytes(StandardCharsets.UTF_8));
-            digest.update((byte) 0);
+            fingerprint.add(file.toString());
             try {
-                digest.update(Files.readAllBytes(file));
+                fingerprint.add(Files.readAllBytes(file));
             } catch (IOException e) {
-                digest.update(("unreadable: " + e.getClass().getName()).getBytes(StandardCharsets.UTF_8));
+                fingerprint.add("unreadable: " + e.getClass().getName());
             }
-            digest.update((byte) 0);
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return fingerprint.revision();
     }
 
     private List<Path> watchedFiles() {

@@ -14,20 +14,7 @@ import io.arbiter.decision.Limits;
 import io.arbiter.decision.Work;
 import io.arbiter.decision.implementation.ImplementationFacts.*;
 import io.arbiter.document.Problem;
-import io.arbiter.decision.implementation.ImplementationFacts.ApplicableRule;
-import io.arbiter.decision.implementation.ImplementationFacts.AvailableTypeInstance;
-import io.arbiter.decision.implementation.ImplementationFacts.InjectedTypeInstance;
-import io.arbiter.decision.implementation.ImplementationFacts.InjectionSource;
-import io.arbiter.decision.implementation.ImplementationFacts.InterfaceQuery;
-import io.arbiter.decision.implementation.ImplementationFacts.ItemMatch;
-import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
-import io.arbiter.decision.implementation.ImplementationFacts.Outcome;
-import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
-import io.arbiter.decision.implementation.ImplementationFacts.Rejection;
 import io.arbiter.decision.merge.PolicyMerge;
-import io.arbiter.decision.implementation.ImplementationFacts.Trial;
-import io.arbiter.decision.implementation.ImplementationFacts.Verdict;
-import io.arbiter.decision.implementation.ImplementationFacts.WinningItem;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
@@ -167,7 +154,7 @@ public final class ImplementationDecider {
     }
 
     /** One run of the rules for a request: what {@link #decide} renders and {@link #analyse} reads. */
-    private record Evaluation(Ref interfaceRef, CompiledRuleBase ruleBase, CompiledRuleBase.Run<Result> run) {
+    private record Evaluation(Ref interfaceRef, CompiledRuleBase.Run<Result> run) {
     }
 
     /**
@@ -191,7 +178,7 @@ public final class ImplementationDecider {
             work(facts).requireWithinBudget();
         }
         CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
-        return new Evaluation(interfaceRef, ruleBase,
+        return new Evaluation(interfaceRef,
                 ruleBase.run(facts, PHASES, session -> read(session, request.explain())));
     }
 
