@@ -20,20 +20,25 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
 import io.arbiter.policy.HubStorageCheck;
+import io.arbiter.policytype.Chain;
 import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
+import io.arbiter.policytype.DecisionData;
+import io.arbiter.policytype.Masks;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.Target;
 import io.arbiter.policytype.Versions;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * The service the edges call: one method per operation, for every registered policy type alike. Every decision
@@ -259,7 +264,7 @@ public final class Decisions {
      * made of. The same for every decision of one request under one snapshot, so a repeated one is memoised.
      */
     record Finished(Envelope.Encoded envelope, String outcome, String policyRevision, List<FiredRule> firedRules,
-                    Audit.Logged logged, io.arbiter.policytype.Masks masks) {
+                    Audit.Logged logged, Masks masks) {
     }
 
     /** Memoised decisions take at most this much heap (a typical one holds tens of KB). */
@@ -269,13 +274,16 @@ public final class Decisions {
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
         Snapshot snapshot = current.get();
-        Optional<io.arbiter.policytype.Chain> chain = registry.chain(targetName);
-        DecisionMemo.Key key = memoisable(targetName, chain)
+        Optional<Chain> chain = registry.chain(targetName);
+        List<PolicyType> types = chain.map(c -> c.types().stream().map(name -> registry.type(name).orElseThrow()).toList())
+                .orElseGet(() -> List.of(registry.typeOfTarget(targetName).orElseThrow(() ->
+                        new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()))));
+        // memoised when the target's every type decides from its request and the snapshot alone
+        DecisionMemo.Key key = types.stream().allMatch(PolicyType::decidesFromRequestAndSnapshot)
                 ? DecisionMemo.Key.of(snapshot.revision(), targetName, contentType, body) : null;
         Finished finished = key == null ? null : memo.get(key);
         if (finished == null) {
-            finished = chain.isPresent() ? decideChain(chain.get(), body, contentType, snapshot)
-                    : decideOnce(targetName, body, contentType, snapshot);
+            finished = decide(registry.target(targetName), chain, types, body, contentType, snapshot);
             if (key != null) {
                 memo.put(key, finished);
             }
@@ -285,34 +293,6 @@ public final class Decisions {
         audit.record(new Audit.Decided(decisionId, targetName, finished.outcome(), finished.policyRevision(),
                 finished.firedRules(), finished.logged(), json, finished.masks()), System.nanoTime() - started);
         return new Decided(json);
-    }
-
-    /** Whether the target's every type decides from its request and the snapshot alone. */
-    private boolean memoisable(String targetName, Optional<io.arbiter.policytype.Chain> chain) {
-        List<String> types = chain.map(io.arbiter.policytype.Chain::types)
-                .orElseGet(() -> registry.typeOfTarget(targetName).map(type -> List.of(type.name())).orElse(List.of()));
-        return !types.isEmpty()
-                && types.stream().allMatch(name -> registry.type(name).orElseThrow().decidesFromRequestAndSnapshot());
-    }
-
-    private Finished decideOnce(String targetName, byte[] body, String contentType, Snapshot snapshot) {
-        PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
-                new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
-        Target target = registry.target(targetName);
-        LocatedDocument request = parseValid(target, body, contentType);
-        DecisionCall call = new DecisionCall(type, target, request, snapshot, Map.of(), false);
-        JsonNode requested = request.tree().path("apiVersion");
-        String version = requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
-        Decision decision = decide(type, call, version, request);
-        List<String> warnings = new ArrayList<>(decision.warnings());
-        warnings.addAll(call.warnings());
-        Envelope envelope = new Envelope(targetName, type.name(), version,
-                decision.outcome(), decision.result(), decision.firedRules(),
-                Envelope.phases(decision.firedRules(), call.ruleBase().phaseOfRule()), snapshot.policy().revision(),
-                call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
-                snapshot.revision(), warnings);
-        return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), decision.firedRules(),
-                audit.logged(body, request.tree(), decision.result(), type.masks()), type.masks());
     }
 
     /** The request parsed and checked against the target's schema. */
@@ -328,29 +308,29 @@ public final class Decisions {
     }
 
     /**
-     * Decides a chain's request: each type in turn, given what the types before it produced of what it consumes (a
-     * type whose consumed data was not produced is skipped: no Implementation, no backends). One envelope and one
-     * record: the result has one field per type's target ({@code implementation}, {@code backend}), null for a part
-     * that was skipped; the firings of every part in order, each phase named {@code target/phase}; the outcome is the
-     * first part's; the rules revision is each part's, joined with {@code +}.
+     * Decides a request of a type's own target, or of a chain's: each type in turn, given what the types before it
+     * produced of what it consumes (a type whose consumed data was not produced is skipped: no Implementation, no
+     * backends). One envelope and one record. A chain's result has one field per type's target ({@code implementation},
+     * {@code backend}), null for a part that was skipped; its firings are every part's in order, each phase named
+     * {@code target/phase}; its outcome and version are the first part's; its rules revision is each part's, joined
+     * with {@code +}.
      */
-    private Finished decideChain(io.arbiter.policytype.Chain chain, byte[] body, String contentType, Snapshot snapshot) {
-        String targetName = chain.target().name();
-        LocatedDocument request = parseValid(chain.target(), body, contentType);
-        Map<io.arbiter.policytype.DecisionData, Object> produced = new java.util.LinkedHashMap<>();
-        Map<String, Object> results = new java.util.LinkedHashMap<>();
+    private Finished decide(Target target, Optional<Chain> chain, List<PolicyType> types, byte[] body, String contentType,
+                            Snapshot snapshot) {
+        LocatedDocument request = parseValid(target, body, contentType);
+        Map<DecisionData, Object> produced = new LinkedHashMap<>();
+        Map<String, Object> results = new LinkedHashMap<>();
         List<FiredRule> firings = new ArrayList<>();
         List<Envelope.PhaseStart> phases = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<String> rulesRevisions = new ArrayList<>();
         String outcome = null;
         String version = null;
-        for (String typeName : chain.types()) {
-            PolicyType type = registry.type(typeName).orElseThrow();
-            Target part = type.targets().get(0);
+        for (PolicyType type : types) {
+            Target part = chain.isPresent() ? type.targets().get(0) : target;
             boolean first = outcome == null;
-            Map<io.arbiter.policytype.DecisionData, Object> consumed = new java.util.LinkedHashMap<>();
-            for (io.arbiter.policytype.DecisionData data : type.consumes()) {
+            Map<DecisionData, Object> consumed = new LinkedHashMap<>();
+            for (DecisionData data : type.consumes()) {
                 if (produced.containsKey(data)) {
                     consumed.put(data, produced.get(data));
                 }
@@ -370,28 +350,30 @@ public final class Decisions {
             produced.putAll(decision.produced());
             results.put(part.name(), decision.result());
             int offset = firings.size();
-            List<FiredRule> partFirings = decision.firedRules().stream()
+            List<FiredRule> partFirings = offset == 0 ? decision.firedRules() : decision.firedRules().stream()
                     .map(firing -> firing.renumbered(firing.order() + offset)).toList();
+            String phaseOf = chain.isPresent() ? part.name() + "/" : "";
             Envelope.phases(partFirings, call.ruleBase().phaseOfRule()).forEach(start ->
-                    phases.add(new Envelope.PhaseStart(part.name() + "/" + start.phase(), start.from())));
+                    phases.add(new Envelope.PhaseStart(phaseOf + start.phase(), start.from())));
             firings.addAll(partFirings);
             warnings.addAll(decision.warnings());
             warnings.addAll(call.warnings());
             rulesRevisions.add(call.ruleBase().revision());
         }
-        io.arbiter.policytype.Masks masks = masks(registry, chain);
-        Envelope envelope = new Envelope(targetName, String.join("+", chain.types()), version,
-                outcome, new ChainResult(results), firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
+        Masks masks = chain.isPresent() ? masks(registry, chain.get()) : types.get(0).masks();
+        Object result = chain.isPresent() ? new ChainResult(results) : results.get(target.name());
+        Envelope envelope = new Envelope(target.name(), types.stream().map(PolicyType::name).collect(Collectors.joining("+")),
+                version, outcome, result, firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
                 snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.revision(), warnings);
-        return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), firings,
-                audit.logged(body, request.tree(), envelope.result(), masks), masks);
+        return new Finished(envelope.encoded(), outcome, envelope.policyRevision(), firings,
+                audit.logged(body, request.tree(), result, masks), masks);
     }
 
     /**
      * What a chain's record masks: each part's request paths (every part reads the one request), and each part's
      * response paths under its target's name.
      */
-    public static io.arbiter.policytype.Masks masks(PolicyTypeRegistry registry, io.arbiter.policytype.Chain chain) {
+    public static Masks masks(PolicyTypeRegistry registry, Chain chain) {
         List<String> request = new ArrayList<>();
         List<String> response = new ArrayList<>();
         for (String typeName : chain.types()) {
@@ -399,7 +381,7 @@ public final class Decisions {
             type.masks().request().stream().filter(path -> !request.contains(path)).forEach(request::add);
             type.masks().response().forEach(path -> response.add(type.targets().get(0).name() + "." + path));
         }
-        return new io.arbiter.policytype.Masks(request, response);
+        return new Masks(request, response);
     }
 
     /** {@code type}'s decision as {@code version}, its refusal's problems located in the request. */
