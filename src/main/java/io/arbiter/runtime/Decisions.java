@@ -415,11 +415,7 @@ public final class Decisions {
 
     public Validation validatePolicy(byte[] body, String contentType) {
         try {
-            LocatedDocument text = Documents.parse(body, contentType);
-            PolicyDocument document = withVersionWarnings(PolicyParser.parse(text), text);
-            return new Validation(true, List.of(), document.warnings());
-        } catch (DocumentException e) {
-            return new Validation(false, e.problems(), List.of());
+            return new Validation(true, List.of(), parseGlobalPolicy(body, contentType).warnings());
         } catch (DecisionException e) {
             return new Validation(false, e.problems(), List.of());
         }

@@ -171,31 +171,30 @@ public final class Reloader implements AutoCloseable {
 
     /** Loads the settled content; if the files changed while it loaded, that content settles first. */
     private void load(String expected) {
-        Snapshot next;
+        Snapshot next = null;
+        RuntimeException failure = null;
         try {
             next = SnapshotLoader.load(settings, registry);
         } catch (RuntimeException e) {
-            if (changedSince(expected)) {
-                return;
-            }
-            settled = expected;
-            candidate = null;
-            decisions.reloadFailed(e);
-            String reason = decisions.reloadState().lastReloadError();
-            if (reason.equals(Decisions.UNEXPECTED_RELOAD_ERROR)) {
-                LOG.error("reload rejected, the previous snapshot keeps serving", e);
-            } else {
-                LOG.error("reload rejected, the previous snapshot keeps serving: {}", reason);
-            }
-            return;
+            failure = e;
         }
         if (changedSince(expected)) {
             return;
         }
         settled = expected;
         candidate = null;
-        decisions.swap(next);
-        LOG.info("reloaded: policy {} rules {}", next.policy().revision(), next.ruleBases().keySet());
+        if (failure == null) {
+            decisions.swap(next);
+            LOG.info("reloaded: policy {} rules {}", next.policy().revision(), next.ruleBases().keySet());
+            return;
+        }
+        decisions.reloadFailed(failure);
+        String reason = decisions.reloadState().lastReloadError();
+        if (reason.equals(Decisions.UNEXPECTED_RELOAD_ERROR)) {
+            LOG.error("reload rejected, the previous snapshot keeps serving", failure);
+        } else {
+            LOG.error("reload rejected, the previous snapshot keeps serving: {}", reason);
+        }
     }
 
     private boolean changedSince(String expected) {
