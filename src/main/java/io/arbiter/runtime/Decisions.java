@@ -339,7 +339,7 @@ public final class Decisions {
                 results.put(part.name(), null);
                 continue;
             }
-            DecisionCall call = new DecisionCall(type, part, request, snapshot, consumed, !first);
+            DecisionCall call = new DecisionCall(type, part, request, snapshot, consumed, !first, new ArrayList<>());
             JsonNode requested = request.tree().path("apiVersion");
             String partVersion = first && requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
             Decision decision = decide(type, call, partVersion, request);
