@@ -17,6 +17,7 @@ import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -100,12 +101,8 @@ public final class Reloader implements AutoCloseable {
     /** The folders whose changes trigger a reload: the policy's folder, and every folder under rules, tables and hub. */
     static Set<Path> watchedFolders(Settings settings) throws IOException {
         Set<Path> folders = new LinkedHashSet<>();
-        if (settings.policyFile() != null) {
-            folders.add(settings.policyFile().toAbsolutePath().getParent());
-        }
-        if (settings.typeInstancesFile() != null) {
-            folders.add(settings.typeInstancesFile().toAbsolutePath().getParent());
-        }
+        Stream.of(settings.policyFile(), settings.typeInstancesFile()).filter(Objects::nonNull)
+                .forEach(file -> folders.add(file.toAbsolutePath().getParent()));
         for (Path root : new Path[]{settings.rulesDir(), settings.tablesDir(), settings.hubDir()}) {
             if (root != null && Files.isDirectory(root)) {
                 try (Stream<Path> tree = Files.walk(root)) {
@@ -223,13 +220,8 @@ public final class Reloader implements AutoCloseable {
     }
 
     private List<Path> watchedFiles() {
-        List<Path> files = new java.util.ArrayList<>();
-        if (settings.policyFile() != null) {
-            files.add(settings.policyFile());
-        }
-        if (settings.typeInstancesFile() != null) {
-            files.add(settings.typeInstancesFile());
-        }
+        List<Path> files = new java.util.ArrayList<>(Stream.of(settings.policyFile(), settings.typeInstancesFile())
+                .filter(Objects::nonNull).toList());
         // a folder counts by its files; the folder itself is listed so that its disappearance counts too
         for (Path root : new Path[]{settings.rulesDir(), settings.tablesDir(), settings.hubDir()}) {
             if (root != null) {
