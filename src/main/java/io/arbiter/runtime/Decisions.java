@@ -352,9 +352,8 @@ public final class Decisions {
             int offset = firings.size();
             List<FiredRule> partFirings = offset == 0 ? decision.firedRules() : decision.firedRules().stream()
                     .map(firing -> firing.renumbered(firing.order() + offset)).toList();
-            String phaseOf = chain.isPresent() ? part.name() + "/" : "";
-            Envelope.phases(partFirings, call.ruleBase().phaseOfRule()).forEach(start ->
-                    phases.add(new Envelope.PhaseStart(phaseOf + start.phase(), start.from())));
+            phases.addAll(Envelope.phases(partFirings, call.ruleBase().phaseOfRule(),
+                    chain.isPresent() ? part.name() + "/" : ""));
             firings.addAll(partFirings);
             warnings.addAll(decision.warnings());
             warnings.addAll(call.warnings());
