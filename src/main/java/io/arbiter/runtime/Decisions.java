@@ -329,12 +329,8 @@ public final class Decisions {
         for (PolicyType type : types) {
             Target part = chain.isPresent() ? type.targets().get(0) : target;
             boolean first = outcome == null;
-            Map<DecisionData, Object> consumed = new LinkedHashMap<>();
-            for (DecisionData data : type.consumes()) {
-                if (produced.containsKey(data)) {
-                    consumed.put(data, produced.get(data));
-                }
-            }
+            Map<DecisionData, Object> consumed = new LinkedHashMap<>(produced);
+            consumed.keySet().retainAll(type.consumes());
             if (!first && !consumed.keySet().containsAll(type.consumes())) {
                 results.put(part.name(), null);
                 continue;
