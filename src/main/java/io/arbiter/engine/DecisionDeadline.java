@@ -62,13 +62,9 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
         return deadline != null ? deadline : after(DEFAULT_BUDGET);
     }
 
-    public boolean passed() {
-        return System.nanoTime() - endNanos >= 0;
-    }
-
     /** Throws when the deadline has passed. */
     public void check() {
-        if (passed()) {
+        if (System.nanoTime() - endNanos >= 0) {
             throw new ExceededException("the decision did not finish within its deadline of " + describe(budget)
                     + " and was abandoned; retry later or send a smaller request", true);
         }
