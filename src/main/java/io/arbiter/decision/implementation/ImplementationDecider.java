@@ -51,7 +51,7 @@ public final class ImplementationDecider {
     }
 
     public static ImplementationDecision decide(ImplementationRequest request, Snapshot snapshot) {
-        return decision(evaluate(request, snapshot, true), snapshot);
+        return decision(evaluate(request, snapshot, true));
     }
 
     /**
@@ -115,7 +115,7 @@ public final class ImplementationDecider {
         return previous[b.length()];
     }
 
-    private static ImplementationDecision decision(Evaluation evaluation, Snapshot snapshot) {
+    private static ImplementationDecision decision(Evaluation evaluation) {
         Result result = evaluation.run().result();
         if (!result.problems().isEmpty()) {
             List<Problem> problems = result.problems().stream()
@@ -410,14 +410,12 @@ public final class ImplementationDecider {
             tried.computeIfAbsent(trial.item().id(), id -> new LinkedHashSet<>()).add(trial.implementation());
         });
         Map<String, List<Ref>> matched = new LinkedHashMap<>();
-        factsOf(session, ItemMatch.class).forEach(match -> {
-            matched.computeIfAbsent(match.item().id(), id -> new ArrayList<>()).add(match.implementation().ref());
-        });
+        factsOf(session, ItemMatch.class).forEach(match ->
+                matched.computeIfAbsent(match.item().id(), id -> new ArrayList<>()).add(match.implementation().ref()));
         Map<String, Map<String, List<String>>> reasons = new LinkedHashMap<>();
-        factsOf(session, Rejection.class).forEach(rejection -> {
-            reasons.computeIfAbsent(rejection.itemId(), id -> new LinkedHashMap<>())
-                    .computeIfAbsent(rejection.implementationKey(), key -> new ArrayList<>()).add(rejection.reason());
-        });
+        factsOf(session, Rejection.class).forEach(rejection -> reasons.computeIfAbsent(rejection.itemId(),
+                id -> new LinkedHashMap<>()).computeIfAbsent(rejection.implementationKey(), key -> new ArrayList<>())
+                .add(rejection.reason()));
         return items.values().stream().sorted(Comparator.comparingInt(OneOfItem::index)).map(item -> {
             List<RejectedImplementation> rejected = tried.get(item.id()).stream().sorted(CANDIDATE_ORDER)
                     .filter(impl -> reasons.getOrDefault(item.id(), Map.of()).containsKey(impl.key()))
