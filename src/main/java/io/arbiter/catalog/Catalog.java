@@ -190,14 +190,12 @@ public final class Catalog {
 
     /** The compiled JSON schema of a Type the catalog holds; empty when it has none or it cannot be used. */
     public Optional<JsonSchema> schema(Ref typeRef) {
-        TypeSchema compiled = schemas.get(typeRef);
-        return compiled == null ? Optional.empty() : Optional.ofNullable(compiled.schema());
+        return Optional.ofNullable(schemas.get(typeRef)).map(TypeSchema::schema);
     }
 
     /** Why a Type's JSON schema cannot be used (e.g. a dialect Arbiter does not know); empty when it can. */
     public Optional<String> schemaProblem(Ref typeRef) {
-        TypeSchema compiled = schemas.get(typeRef);
-        return compiled == null ? Optional.empty() : Optional.ofNullable(compiled.problem());
+        return Optional.ofNullable(schemas.get(typeRef)).map(TypeSchema::problem);
     }
 
     /** The Types the catalog defines, with their schemas. */

@@ -20,7 +20,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,11 +48,6 @@ public final class ManifestLoader {
         ManifestLoader loader = new ManifestLoader();
         loader.loadTree(root);
         return loader.result();
-    }
-
-    /** Builds a catalog from manifests already parsed into trees (e.g. inline in a request). */
-    public static Implementation implementation(JsonNode manifest) {
-        return ManifestParser.implementation(manifest);
     }
 
     private void loadTree(Path root) {
@@ -91,21 +85,21 @@ public final class ManifestLoader {
         String kind = doc.path("kind").asText("");
         try {
             switch (kind) {
-                case "Implementation" -> implementations.add(ManifestParser.implementation(doc));
+                case "Implementation" -> implementations.add(implementation(doc));
                 case "Interface" -> {
-                    Ref iface = ManifestParser.manifestRef(doc);
+                    Ref iface = manifestRef(doc);
                     interfaces.add(iface);
-                    List<io.arbiter.model.OutputTypeInstance> declared = ManifestParser.outputs(doc);
+                    List<io.arbiter.model.OutputTypeInstance> declared = outputs(doc);
                     if (!declared.isEmpty()) {
                         outputs.putIfAbsent(iface, declared);
                     }
                 }
                 case "Type" -> {
-                    TypeDefinition type = ManifestParser.type(doc);
+                    TypeDefinition type = type(doc);
                     types.add(type);
                     typeFiles.putIfAbsent(type.ref(), file);
                 }
-                case "Attribute" -> attributes.add(ManifestParser.manifestRef(doc));
+                case "Attribute" -> attributes.add(manifestRef(doc));
                 default -> LOG.debug("skipping {}: kind '{}' is not used by decisions", file, kind);
             }
         } catch (ManifestException e) {
@@ -129,144 +123,125 @@ public final class ManifestLoader {
         }
     }
 
-    /** Turns OCF manifest trees into model records. */
-    static final class ManifestParser {
+    static Ref manifestRef(JsonNode doc) {
+        String prefix = required(doc.path("metadata").path("prefix"), "metadata.prefix");
+        String name = required(doc.path("metadata").path("name"), "metadata.name");
+        return new Ref(prefix + "." + name, required(doc.path("revision"), "revision"));
+    }
 
-        private ManifestParser() {
-        }
-
-        static Ref manifestRef(JsonNode doc) {
-            String prefix = text(doc, "metadata", "prefix");
-            String name = text(doc, "metadata", "name");
-            return new Ref(prefix + "." + name, text(doc, "revision"));
-        }
-
-        /** An Interface's {@code spec.output.typeInstances}: name to {@code typeRef}, in manifest order. */
-        static List<io.arbiter.model.OutputTypeInstance> outputs(JsonNode doc) {
-            List<io.arbiter.model.OutputTypeInstance> outputs = new ArrayList<>();
-            var fields = doc.path("spec").path("output").path("typeInstances").fields();
-            while (fields.hasNext()) {
-                var field = fields.next();
-                JsonNode typeRef = field.getValue().path("typeRef");
-                if (!typeRef.path("path").isTextual() || !typeRef.path("revision").isTextual()) {
-                    throw new ManifestException("spec.output.typeInstances." + field.getKey()
-                            + ".typeRef needs a path and a revision");
-                }
-                outputs.add(new io.arbiter.model.OutputTypeInstance(field.getKey(),
-                        new Ref(typeRef.path("path").asText(), typeRef.path("revision").asText())));
+    /** An Interface's {@code spec.output.typeInstances}: name to {@code typeRef}, in manifest order. */
+    static List<io.arbiter.model.OutputTypeInstance> outputs(JsonNode doc) {
+        List<io.arbiter.model.OutputTypeInstance> outputs = new ArrayList<>();
+        var fields = doc.path("spec").path("output").path("typeInstances").fields();
+        while (fields.hasNext()) {
+            var field = fields.next();
+            JsonNode typeRef = field.getValue().path("typeRef");
+            if (!typeRef.path("path").isTextual() || !typeRef.path("revision").isTextual()) {
+                throw new ManifestException("spec.output.typeInstances." + field.getKey()
+                        + ".typeRef needs a path and a revision");
             }
-            return outputs;
+            outputs.add(new io.arbiter.model.OutputTypeInstance(field.getKey(),
+                    new Ref(typeRef.path("path").asText(), typeRef.path("revision").asText())));
         }
+        return outputs;
+    }
 
-        static TypeDefinition type(JsonNode doc) {
-            List<String> additionalRefs = new ArrayList<>();
-            doc.path("spec").path("additionalRefs").forEach(ref -> additionalRefs.add(ref.asText()));
-            JsonNode schemaValue = doc.path("spec").path("jsonSchema").path("value");
-            JsonNode schema = null;
-            if (schemaValue.isTextual()) {
-                try {
-                    schema = Documents.jsonMapper().readTree(schemaValue.asText());
-                } catch (JsonProcessingException e) {
-                    throw new ManifestException("spec.jsonSchema.value is not valid JSON: " + Documents.describe(e));
-                }
-            } else if (schemaValue.isObject()) {
-                schema = schemaValue;
+    static TypeDefinition type(JsonNode doc) {
+        List<String> additionalRefs = new ArrayList<>();
+        doc.path("spec").path("additionalRefs").forEach(ref -> additionalRefs.add(ref.asText()));
+        JsonNode schemaValue = doc.path("spec").path("jsonSchema").path("value");
+        JsonNode schema = null;
+        if (schemaValue.isTextual()) {
+            try {
+                schema = Documents.jsonMapper().readTree(schemaValue.asText());
+            } catch (JsonProcessingException e) {
+                throw new ManifestException("spec.jsonSchema.value is not valid JSON: " + Documents.describe(e));
             }
-            return new TypeDefinition(manifestRef(doc), additionalRefs, schema);
+        } else if (schemaValue.isObject()) {
+            schema = schemaValue;
+        }
+        return new TypeDefinition(manifestRef(doc), additionalRefs, schema);
+    }
+
+    /** An Implementation from its manifest's tree (a catalog file's, or one inline in a request). */
+    public static Implementation implementation(JsonNode doc) {
+        Ref ref = manifestRef(doc);
+        String key = ref.path() + ":" + ref.revision();
+        JsonNode spec = doc.path("spec");
+
+        List<Ref> implementsRefs = new ArrayList<>();
+        for (JsonNode item : spec.path("implements")) {
+            implementsRefs.add(new Ref(required(item.path("path"), "spec.implements[].path"),
+                    required(item.path("revision"), "spec.implements[].revision")));
+        }
+        if (implementsRefs.isEmpty()) {
+            throw new ManifestException("Implementation " + key + " has no spec.implements");
         }
 
-        static Implementation implementation(JsonNode doc) {
-            Ref ref = manifestRef(doc);
-            String key = ref.path() + ":" + ref.revision();
-            JsonNode spec = doc.path("spec");
+        namesNotEmpty(doc.path("metadata").path("attributes"), "metadata.attributes");
+        namesNotEmpty(spec.path("requires"), "spec.requires");
+        namesNotEmpty(spec.path("additionalInput").path("parameters"), "spec.additionalInput.parameters");
+        namesNotEmpty(spec.path("additionalInput").path("typeInstances"), "spec.additionalInput.typeInstances");
+        List<Ref> attributes = new ArrayList<>();
+        doc.path("metadata").path("attributes").fields().forEachRemaining(entry ->
+                attributes.add(new Ref(entry.getKey(), textOrNull(entry.getValue().path("revision")))));
 
-            List<Ref> implementsRefs = new ArrayList<>();
-            for (JsonNode item : spec.path("implements")) {
-                implementsRefs.add(new Ref(required(item, "path", "spec.implements[].path"),
-                        required(item, "revision", "spec.implements[].revision")));
-            }
-            if (implementsRefs.isEmpty()) {
-                throw new ManifestException("Implementation " + key + " has no spec.implements");
-            }
-
-            namesNotEmpty(doc.path("metadata").path("attributes"), "metadata.attributes");
-            namesNotEmpty(spec.path("requires"), "spec.requires");
-            namesNotEmpty(spec.path("additionalInput").path("parameters"), "spec.additionalInput.parameters");
-            namesNotEmpty(spec.path("additionalInput").path("typeInstances"), "spec.additionalInput.typeInstances");
-            List<Ref> attributes = new ArrayList<>();
-            doc.path("metadata").path("attributes").fields().forEachRemaining(entry ->
-                    attributes.add(new Ref(entry.getKey(), textOrNull(entry.getValue().path("revision")))));
-
-            List<RequirementGroup> groups = new ArrayList<>();
-            List<Requirement> requirements = new ArrayList<>();
-            spec.path("requires").fields().forEachRemaining(group -> {
-                for (Quantifier quantifier : Quantifier.values()) {
-                    JsonNode items = group.getValue().path(quantifier.ocfName());
-                    if (!items.isArray()) {
-                        continue;
-                    }
-                    groups.add(new RequirementGroup(key, group.getKey(), quantifier, items.size()));
-                    int index = 0;
-                    for (JsonNode item : items) {
-                        String name = required(item, "name", "spec.requires." + group.getKey() + "." + quantifier.ocfName() + "[].name");
-                        String typePath = name.startsWith("cap.") ? name : group.getKey() + "." + name;
-                        requirements.add(new Requirement(key, group.getKey(), quantifier, index++,
-                                new Ref(typePath, textOrNull(item.path("revision"))), textOrNull(item.path("alias"))));
-                    }
+        List<RequirementGroup> groups = new ArrayList<>();
+        List<Requirement> requirements = new ArrayList<>();
+        spec.path("requires").fields().forEachRemaining(group -> {
+            for (Quantifier quantifier : Quantifier.values()) {
+                JsonNode items = group.getValue().path(quantifier.ocfName());
+                if (!items.isArray()) {
+                    continue;
                 }
-            });
-
-            JsonNode additionalInput = spec.path("additionalInput");
-            return new Implementation(ref.path(), ref.revision(), implementsRefs, attributes, groups, requirements,
-                    typeRefs(additionalInput.path("parameters")), typeRefs(additionalInput.path("typeInstances")));
-        }
-
-        /**
-         * The keys of these maps are names (attribute and type paths, input names): the documents' parser takes empty
-         * keys, which free-form values may hold, so a name map refuses them here.
-         */
-        private static void namesNotEmpty(JsonNode named, String where) {
-            named.fieldNames().forEachRemaining(name -> {
-                if (name.isEmpty()) {
-                    throw new ManifestException(where + " has an empty key: each key names an entry and must not be empty");
-                }
-            });
-        }
-
-        private static Map<String, Ref> typeRefs(JsonNode named) {
-            Map<String, Ref> result = new LinkedHashMap<>();
-            Iterator<Map.Entry<String, JsonNode>> fields = named.fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> entry = fields.next();
-                JsonNode typeRef = entry.getValue().path("typeRef");
-                if (typeRef.has("path")) {
-                    result.put(entry.getKey(), new Ref(typeRef.path("path").asText(), textOrNull(typeRef.path("revision"))));
+                groups.add(new RequirementGroup(key, group.getKey(), quantifier, items.size()));
+                int index = 0;
+                for (JsonNode item : items) {
+                    String name = required(item.path("name"),
+                            "spec.requires." + group.getKey() + "." + quantifier.ocfName() + "[].name");
+                    String typePath = name.startsWith("cap.") ? name : group.getKey() + "." + name;
+                    requirements.add(new Requirement(key, group.getKey(), quantifier, index++,
+                            new Ref(typePath, textOrNull(item.path("revision"))), textOrNull(item.path("alias"))));
                 }
             }
-            return result;
-        }
+        });
 
-        private static String text(JsonNode doc, String... fieldPath) {
-            JsonNode node = doc;
-            for (String field : fieldPath) {
-                node = node.path(field);
-            }
-            if (!node.isValueNode() || node.asText().isBlank()) {
-                throw new ManifestException("missing " + String.join(".", fieldPath));
-            }
-            return node.asText();
-        }
+        JsonNode additionalInput = spec.path("additionalInput");
+        return new Implementation(ref.path(), ref.revision(), implementsRefs, attributes, groups, requirements,
+                typeRefs(additionalInput.path("parameters")), typeRefs(additionalInput.path("typeInstances")));
+    }
 
-        private static String required(JsonNode node, String field, String where) {
-            JsonNode value = node.path(field);
-            if (!value.isValueNode() || value.asText().isBlank()) {
-                throw new ManifestException("missing " + where);
+    /**
+     * The keys of these maps are names (attribute and type paths, input names): the documents' parser takes empty
+     * keys, which free-form values may hold, so a name map refuses them here.
+     */
+    private static void namesNotEmpty(JsonNode named, String where) {
+        named.fieldNames().forEachRemaining(name -> {
+            if (name.isEmpty()) {
+                throw new ManifestException(where + " has an empty key: each key names an entry and must not be empty");
             }
-            return value.asText();
-        }
+        });
+    }
 
-        private static String textOrNull(JsonNode node) {
-            return node.isValueNode() && !node.isNull() ? node.asText() : null;
+    private static Map<String, Ref> typeRefs(JsonNode named) {
+        Map<String, Ref> result = new LinkedHashMap<>();
+        named.fields().forEachRemaining(entry -> {
+            JsonNode typeRef = entry.getValue().path("typeRef");
+            if (typeRef.has("path")) {
+                result.put(entry.getKey(), new Ref(typeRef.path("path").asText(), textOrNull(typeRef.path("revision"))));
+            }
+        });
+        return result;
+    }
+
+    private static String required(JsonNode value, String where) {
+        if (!value.isValueNode() || value.asText().isBlank()) {
+            throw new ManifestException("missing " + where);
         }
+        return value.asText();
+    }
+
+    private static String textOrNull(JsonNode node) {
+        return node.isValueNode() && !node.isNull() ? node.asText() : null;
     }
 }

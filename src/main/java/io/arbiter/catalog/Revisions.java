@@ -44,10 +44,6 @@ public final class Revisions {
         return PARSED.size();
     }
 
-    public static boolean isVersion(String revision) {
-        return revision != null && Semver.isValid(revision);
-    }
-
     private static Semver parse(String revision) {
         if (revision == null) {
             return null;

@@ -1,5 +1,7 @@
 package io.arbiter.decision;
 
+import io.arbiter.engine.PerThread;
+
 import java.util.concurrent.Callable;
 import java.util.function.LongPredicate;
 
@@ -27,7 +29,7 @@ public final class WorkAdmission {
         }
     }
 
-    private static final ThreadLocal<LongPredicate> CURRENT = new ThreadLocal<>();
+    private static final PerThread<LongPredicate> CURRENT = new PerThread<>();
 
     private WorkAdmission() {
     }
@@ -37,17 +39,7 @@ public final class WorkAdmission {
      * implies; the caller gives back what {@code reserve} granted once the response is written.
      */
     public static <T> T within(LongPredicate reserve, Callable<T> decision) throws Exception {
-        LongPredicate outer = CURRENT.get();
-        CURRENT.set(reserve);
-        try {
-            return decision.call();
-        } finally {
-            if (outer == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(outer);
-            }
-        }
+        return CURRENT.with(reserve, decision::call);
     }
 
     /** Called once a decision's work is known to be within its budget: refused for now when its heap cannot be had. */

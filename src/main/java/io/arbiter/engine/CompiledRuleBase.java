@@ -173,7 +173,7 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
         if (recorder != null) {
             session.addEventListener(recorder);
         }
-        OpenSession open = new OpenSession(session, recorder, deadline.haltAtDeadline(session));
+        OpenSession open = new OpenSession(session, recorder, deadline.atDeadline(session::halt));
         try {
             for (Object fact : facts) {
                 session.insert(fact);

@@ -1,7 +1,5 @@
 package io.arbiter.engine;
 
-import org.kie.api.runtime.KieSession;
-
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,7 +24,7 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
      */
     public static final int MAX_FIRINGS = 500_000;
 
-    private static final ThreadLocal<DecisionDeadline> CURRENT = new ThreadLocal<>();
+    private static final PerThread<DecisionDeadline> CURRENT = new PerThread<>();
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "arbiter-deadline-" + THREADS.incrementAndGet());
@@ -55,17 +53,7 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
 
     /** Runs {@code decision} on this thread with this deadline in force. */
     public <T> T within(Supplier<T> decision) {
-        DecisionDeadline outer = CURRENT.get();
-        CURRENT.set(this);
-        try {
-            return decision.get();
-        } finally {
-            if (outer == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(outer);
-            }
-        }
+        return CURRENT.with(this, decision::get);
     }
 
     /** The deadline in force on this thread: the default budget from now when none is. */
@@ -74,13 +62,9 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
         return deadline != null ? deadline : after(DEFAULT_BUDGET);
     }
 
-    public boolean passed() {
-        return System.nanoTime() - endNanos >= 0;
-    }
-
     /** Throws when the deadline has passed. */
     public void check() {
-        if (passed()) {
+        if (System.nanoTime() - endNanos >= 0) {
             throw new ExceededException("the decision did not finish within its deadline of " + describe(budget)
                     + " and was abandoned; retry later or send a smaller request", true);
         }
@@ -89,11 +73,6 @@ public record DecisionDeadline(long endNanos, Duration budget, int maxFirings) {
     ExceededException firingsExceeded() {
         return new ExceededException("the decision needs more than " + maxFirings
                 + " rule firings, the limit for one decision; send a smaller request", false);
-    }
-
-    /** Halts {@code session} when the deadline passes, unless the returned halt is cancelled first. */
-    Halt haltAtDeadline(KieSession session) {
-        return atDeadline(session::halt);
     }
 
     /** Runs {@code action} on the timer thread when the deadline passes, unless the returned halt is cancelled first. */

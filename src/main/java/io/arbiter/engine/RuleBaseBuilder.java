@@ -115,7 +115,7 @@ public final class RuleBaseBuilder {
         String revision = revisionOf(files);
         return BUILT.get(name, revision, phases, () -> {
             long started = System.nanoTime();
-            byte[] precompiled = precompiled(name, revision);
+            byte[] precompiled = precompiled(name, files);
             return load(name, files, phases, precompiled != null ? precompiled
                     : compiled(name, files, "1.0.0"), precompiled != null, started);
         });
@@ -225,22 +225,18 @@ public final class RuleBaseBuilder {
         }
     }
 
-    /** The classpath resource a precompiled rule base for these files lives in. */
-    public static String precompiledResource(String name, List<RuleFile> files) {
-        return precompiledResource(name, revisionOf(files));
-    }
-
     /**
-     * Named by the content of the files and by the Drools version that compiled them: a kjar holds classes generated
-     * for that version, and the build keeps a kjar whose name says it is up to date.
+     * The classpath resource a precompiled rule base for these files lives in, named by the content of the files and by
+     * the Drools version that compiled them: a kjar holds classes generated for that version, and the build keeps a
+     * kjar whose name says it is up to date.
      */
-    private static String precompiledResource(String name, String revision) {
-        return "precompiled/" + artifactOf(name) + "-" + revision + "-drools-" + Drools.getFullVersion() + ".kjar";
+    public static String precompiledResource(String name, List<RuleFile> files) {
+        return "precompiled/" + artifactOf(name) + "-" + revisionOf(files) + "-drools-" + Drools.getFullVersion() + ".kjar";
     }
 
-    private static byte[] precompiled(String name, String revision) {
+    private static byte[] precompiled(String name, List<RuleFile> files) {
         try (InputStream in = RuleBaseBuilder.class.getClassLoader()
-                .getResourceAsStream(precompiledResource(name, revision))) {
+                .getResourceAsStream(precompiledResource(name, files))) {
             return in == null ? null : in.readAllBytes();
         } catch (IOException e) {
             LOG.warn("cannot read precompiled rule base '{}', compiling instead: {}", name, e.toString());

@@ -1,5 +1,6 @@
 package io.arbiter.engine;
 
+import org.drools.decisiontable.parser.csv.CsvLineParser;
 import org.drools.drl.ast.descr.AttributeDescr;
 import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.ast.descr.RuleDescr;
@@ -77,32 +78,8 @@ public final class RuleSources {
         return null;
     }
 
-    /** The cells of one CSV line: commas inside double quotes do not split, {@code ""} is a quote. */
+    /** The cells of one CSV line, trimmed, as Drools reads a CSV table's line. */
     static List<String> cells(String line) {
-        List<String> cells = new ArrayList<>();
-        StringBuilder cell = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    cell.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
-                    cell.append(c);
-                }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                cells.add(cell.toString().trim());
-                cell.setLength(0);
-            } else {
-                cell.append(c);
-            }
-        }
-        cells.add(cell.toString().trim());
-        return cells;
+        return new CsvLineParser().parse(line).stream().map(String::trim).toList();
     }
 }

@@ -6,37 +6,22 @@ import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
 import io.arbiter.engine.CompiledRuleBase;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One call of a policy type: the target, the validated request, the snapshot it is decided against, the type's
  * compiled rule base, and the warnings gathered so far (a deprecated version adds one).
+ *
+ * @param consumed what the earlier types of a {@link Chain} produced of the data this type {@link PolicyType#consumes},
+ *                 passed by the runtime
+ * @param chained  the call is a part of a {@link Chain}
+ * @param warnings the list the call gathers its warnings in ({@link #warn})
  */
-public final class DecisionCall {
+public record DecisionCall(PolicyType type, Target target, LocatedDocument request, Snapshot snapshot,
+                           java.util.Map<DecisionData, Object> consumed, boolean chained, List<String> warnings) {
 
-    private final PolicyType type;
-    private final Target target;
-    private final LocatedDocument request;
-    private final Snapshot snapshot;
-    private final List<String> warnings = new ArrayList<>();
-    private final java.util.Map<DecisionData, Object> consumed;
-
-    public DecisionCall(PolicyType type, Target target, LocatedDocument request, Snapshot snapshot) {
-        this(type, target, request, snapshot, java.util.Map.of());
-    }
-
-    /**
-     * A call within a {@link Chain}: {@code consumed} holds what the earlier types of the chain produced of the data
-     * this type {@link PolicyType#consumes}, passed by the runtime.
-     */
-    public DecisionCall(PolicyType type, Target target, LocatedDocument request, Snapshot snapshot,
-                        java.util.Map<DecisionData, Object> consumed) {
-        this.type = type;
-        this.target = target;
-        this.request = request;
-        this.snapshot = snapshot;
-        this.consumed = java.util.Map.copyOf(consumed);
+    public DecisionCall {
+        consumed = java.util.Map.copyOf(consumed);
     }
 
     /**
@@ -51,39 +36,12 @@ public final class DecisionCall {
         return java.util.Optional.ofNullable(consumed.get(data)).map(kind::cast);
     }
 
-    /** True when this call is a part of a {@link Chain}. */
-    public boolean chained() {
-        return chained;
-    }
-
-    private boolean chained;
-
-    /** Marks this call as a part of a chain (the runtime does, before the type decides). */
-    public DecisionCall inChain() {
-        this.chained = true;
-        return this;
-    }
-
-    public PolicyType type() {
-        return type;
-    }
-
-    public Target target() {
-        return target;
-    }
-
-    public LocatedDocument request() {
-        return request;
-    }
-
-    public Snapshot snapshot() {
-        return snapshot;
-    }
-
     public CompiledRuleBase ruleBase() {
         return snapshot.ruleBase(type.name());
     }
 
+    /** The warnings gathered so far. */
+    @Override
     public List<String> warnings() {
         return List.copyOf(warnings);
     }

@@ -13,6 +13,8 @@ public final class PolicyTypeRegistry {
     private final Map<String, PolicyType> byName = new LinkedHashMap<>();
     private final Map<String, PolicyType> byTarget = new LinkedHashMap<>();
     private final Map<String, Chain> chains = new LinkedHashMap<>();
+    /** Every target, the types' in registration order, then the chains'. */
+    private final Map<String, Target> targets = new LinkedHashMap<>();
 
     public PolicyTypeRegistry(Collection<? extends PolicyType> types) {
         this(types, List.of());
@@ -35,6 +37,7 @@ public final class PolicyTypeRegistry {
                     throw new IllegalStateException("decision target '" + target.name() + "' is served by two policy types: '"
                             + owner.name() + "' and '" + type.name() + "'");
                 }
+                targets.put(target.name(), target);
             }
         }
         requireProduced(types);
@@ -68,6 +71,7 @@ public final class PolicyTypeRegistry {
             produced.addAll(type.produces());
         }
         chains.put(name, chain);
+        targets.put(name, chain.target());
     }
 
     /** The chain serving {@code target}, if a chain serves it. */
@@ -111,15 +115,10 @@ public final class PolicyTypeRegistry {
     }
 
     public Target target(String name) {
-        PolicyType type = byTarget.get(name);
-        if (type == null && chains.containsKey(name)) {
-            return chains.get(name).target();
-        }
-        return type == null ? null : type.targets().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        return targets.get(name);
     }
 
     public List<Target> targets() {
-        return java.util.stream.Stream.concat(byName.values().stream().flatMap(type -> type.targets().stream()),
-                chains.values().stream().map(Chain::target)).toList();
+        return List.copyOf(targets.values());
     }
 }

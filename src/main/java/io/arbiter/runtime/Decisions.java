@@ -4,8 +4,6 @@ import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.RevisionMatch;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.SnapshotLoadException;
-import io.arbiter.runtime.Decisions;
-import io.arbiter.runtime.SnapshotLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
@@ -22,20 +20,25 @@ import io.arbiter.policy.PolicyDocument;
 import io.arbiter.policy.PolicyParser;
 import io.arbiter.policy.StoreReferences;
 import io.arbiter.policy.HubStorageCheck;
+import io.arbiter.policytype.Chain;
 import io.arbiter.policytype.Decision;
 import io.arbiter.policytype.DecisionCall;
+import io.arbiter.policytype.DecisionData;
+import io.arbiter.policytype.Masks;
 import io.arbiter.policytype.PolicyType;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import io.arbiter.policytype.Target;
 import io.arbiter.policytype.Versions;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * The service the edges call: one method per operation, for every registered policy type alike. Every decision
@@ -94,10 +97,7 @@ public final class Decisions {
     public void swap(Snapshot next) {
         current.set(next);
         wentLive.accept(next);
-        ReloadState previous = reloadState;
-        reloadState = new ReloadState(null, java.time.Instant.now().toString(), previous.reloads() + 1, previous.rejected());
-        audit.metrics().policyReload(true);
-        reloaded.accept(reloadState);
+        recordReload(true, null);
     }
 
     private volatile java.util.function.Consumer<Snapshot> wentLive = snapshot -> { };
@@ -122,19 +122,20 @@ public final class Decisions {
 
     /** Records a rejected reload: the live snapshot stays. */
     public void reloadFailed(Exception failure) {
-        ReloadState previous = reloadState;
         String explained = reloadExplainer.apply(failure);
-        String message = explained != null ? explained : reloadError(failure);
-        reloadState = new ReloadState(message, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
-        audit.metrics().policyReload(false);
-        reloaded.accept(reloadState);
+        recordReload(false, explained != null ? explained : reloadError(failure));
     }
 
     /** Records a rejected reload whose reason the caller has already put in an operator's words. */
     public void reloadRefused(String reason) {
+        recordReload(false, reason);
+    }
+
+    private void recordReload(boolean applied, String error) {
         ReloadState previous = reloadState;
-        reloadState = new ReloadState(reason, java.time.Instant.now().toString(), previous.reloads(), previous.rejected() + 1);
-        audit.metrics().policyReload(false);
+        reloadState = new ReloadState(error, java.time.Instant.now().toString(), previous.reloads() + (applied ? 1 : 0),
+                previous.rejected() + (applied ? 0 : 1));
+        audit.metrics().policyReload(applied);
         reloaded.accept(reloadState);
     }
 
@@ -268,20 +269,23 @@ public final class Decisions {
      * made of. The same for every decision of one request under one snapshot, so a repeated one is memoised.
      */
     record Finished(Envelope.Encoded envelope, String outcome, String policyRevision, List<FiredRule> firedRules,
-                    Audit.Logged logged, io.arbiter.policytype.Masks masks) {
+                    Audit.Logged logged, Masks masks) {
     }
 
 
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
         Snapshot snapshot = current.get();
-        Optional<io.arbiter.policytype.Chain> chain = registry.chain(targetName);
-        DecisionMemo.Key key = memoisable(targetName, chain)
+        Optional<Chain> chain = registry.chain(targetName);
+        List<PolicyType> types = chain.map(c -> c.types().stream().map(name -> registry.type(name).orElseThrow()).toList())
+                .orElseGet(() -> List.of(registry.typeOfTarget(targetName).orElseThrow(() ->
+                        new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()))));
+        // memoised when the target's every type decides from its request and the snapshot alone
+        DecisionMemo.Key key = types.stream().allMatch(PolicyType::decidesFromRequestAndSnapshot)
                 ? DecisionMemo.Key.of(snapshot.revision(), targetName, contentType, body) : null;
         Finished finished = key == null ? null : memo.get(key);
         if (finished == null) {
-            finished = chain.isPresent() ? decideChain(chain.get(), body, contentType, snapshot)
-                    : decideOnce(targetName, body, contentType, snapshot);
+            finished = decide(registry.target(targetName), chain, types, body, contentType, snapshot);
             if (key != null) {
                 memo.put(key, finished);
             }
@@ -291,42 +295,6 @@ public final class Decisions {
         audit.record(new Audit.Decided(decisionId, targetName, finished.outcome(), finished.policyRevision(),
                 finished.firedRules(), finished.logged(), json, finished.masks()), System.nanoTime() - started);
         return new Decided(json);
-    }
-
-    /** Whether the target's every type decides from its request and the snapshot alone. */
-    private boolean memoisable(String targetName, Optional<io.arbiter.policytype.Chain> chain) {
-        List<String> types = chain.map(io.arbiter.policytype.Chain::types)
-                .orElseGet(() -> registry.typeOfTarget(targetName).map(type -> List.of(type.name())).orElse(List.of()));
-        return !types.isEmpty()
-                && types.stream().allMatch(name -> registry.type(name).orElseThrow().decidesFromRequestAndSnapshot());
-    }
-
-    private Finished decideOnce(String targetName, byte[] body, String contentType, Snapshot snapshot) {
-        PolicyType type = registry.typeOfTarget(targetName).orElseThrow(() ->
-                new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()));
-        Target target = registry.target(targetName);
-        LocatedDocument request = parseValid(target, body, contentType);
-        DecisionCall call = new DecisionCall(type, target, request, snapshot);
-        JsonNode requested = request.tree().path("apiVersion");
-        String version = requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
-        call.requireUsableVersion(version, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-        Decision decision;
-        try {
-            decision = type.decide(call);
-        } catch (DecisionException e) {
-            throw located(e, request);
-        }
-        List<String> warnings = new ArrayList<>(decision.warnings());
-        warnings.addAll(call.warnings());
-        Envelope envelope = new Envelope(targetName, type.name(), version,
-                decision.outcome(), decision.result(), decision.firedRules(),
-                Envelope.phases(decision.firedRules(), call.ruleBase().phaseOfRule()), snapshot.policy().revision(),
-                call.ruleBase().revision(), snapshot.catalog().revision(), snapshot.typeInstances().revision(),
-                snapshot.revision(), warnings);
-        return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), decision.firedRules(),
-                audit.logged(body, request.tree(), decision.result(), type.masks(),
-                        sources(decision.firedRules(), call.ruleBase().sourceOfRule(), new java.util.LinkedHashMap<>())),
-                type.masks());
     }
 
     /** The request parsed and checked against the target's schema. */
@@ -342,51 +310,38 @@ public final class Decisions {
     }
 
     /**
-     * Decides a chain's request: each type in turn, given what the types before it produced of what it consumes (a
-     * type whose consumed data was not produced is skipped: no Implementation, no backends). One envelope and one
-     * record: the result has one field per type's target ({@code implementation}, {@code backend}), null for a part
-     * that was skipped; the firings of every part in order, each phase named {@code target/phase}; the outcome is the
-     * first part's; the rules revision is each part's, joined with {@code +}.
+     * Decides a request of a type's own target, or of a chain's: each type in turn, given what the types before it
+     * produced of what it consumes (a type whose consumed data was not produced is skipped: no Implementation, no
+     * backends). One envelope and one record. A chain's result has one field per type's target ({@code implementation},
+     * {@code backend}), null for a part that was skipped; its firings are every part's in order, each phase named
+     * {@code target/phase}; its outcome and version are the first part's; its rules revision is each part's, joined
+     * with {@code +}.
      */
-    private Finished decideChain(io.arbiter.policytype.Chain chain, byte[] body, String contentType, Snapshot snapshot) {
-        String targetName = chain.target().name();
-        LocatedDocument request = parseValid(chain.target(), body, contentType);
-        Map<io.arbiter.policytype.DecisionData, Object> produced = new java.util.LinkedHashMap<>();
-        Map<String, Object> results = new java.util.LinkedHashMap<>();
-        List<io.arbiter.engine.FiredRule> firings = new ArrayList<>();
+    private Finished decide(Target target, Optional<Chain> chain, List<PolicyType> types, byte[] body, String contentType,
+                            Snapshot snapshot) {
+        LocatedDocument request = parseValid(target, body, contentType);
+        Map<DecisionData, Object> produced = new LinkedHashMap<>();
+        Map<String, Object> results = new LinkedHashMap<>();
+        List<FiredRule> firings = new ArrayList<>();
         List<Envelope.PhaseStart> phases = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<String> rulesRevisions = new ArrayList<>();
-        Map<String, String> ruleSources = new java.util.LinkedHashMap<>();
+        Map<String, String> ruleSources = new LinkedHashMap<>();
         String outcome = null;
         String version = null;
-        for (String typeName : chain.types()) {
-            PolicyType type = registry.type(typeName).orElseThrow();
-            Target part = type.targets().get(0);
+        for (PolicyType type : types) {
+            Target part = chain.isPresent() ? type.targets().get(0) : target;
             boolean first = outcome == null;
-            Map<io.arbiter.policytype.DecisionData, Object> consumed = new java.util.LinkedHashMap<>();
-            for (io.arbiter.policytype.DecisionData data : type.consumes()) {
-                if (produced.containsKey(data)) {
-                    consumed.put(data, produced.get(data));
-                }
-            }
+            Map<DecisionData, Object> consumed = new LinkedHashMap<>(produced);
+            consumed.keySet().retainAll(type.consumes());
             if (!first && !consumed.keySet().containsAll(type.consumes())) {
                 results.put(part.name(), null);
                 continue;
             }
-            DecisionCall call = new DecisionCall(type, part, request, snapshot, consumed);
-            if (!first) {
-                call.inChain();
-            }
+            DecisionCall call = new DecisionCall(type, part, request, snapshot, consumed, !first, new ArrayList<>());
             JsonNode requested = request.tree().path("apiVersion");
             String partVersion = first && requested.isTextual() ? requested.asText() : Versions.latestSupported(type);
-            call.requireUsableVersion(partVersion, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
-            Decision decision;
-            try {
-                decision = type.decide(call);
-            } catch (DecisionException e) {
-                throw located(e, request);
-            }
+            Decision decision = decide(type, call, partVersion, request);
             if (first) {
                 outcome = decision.outcome();
                 version = partVersion;
@@ -394,36 +349,35 @@ public final class Decisions {
             produced.putAll(decision.produced());
             results.put(part.name(), decision.result());
             int offset = firings.size();
-            List<io.arbiter.engine.FiredRule> partFirings = decision.firedRules().stream()
+            List<FiredRule> partFirings = offset == 0 ? decision.firedRules() : decision.firedRules().stream()
                     .map(firing -> firing.renumbered(firing.order() + offset)).toList();
-            Envelope.phases(partFirings, call.ruleBase().phaseOfRule()).forEach(start ->
-                    phases.add(new Envelope.PhaseStart(part.name() + "/" + start.phase(), start.from())));
+            phases.addAll(Envelope.phases(partFirings, call.ruleBase().phaseOfRule(),
+                    chain.isPresent() ? part.name() + "/" : ""));
             firings.addAll(partFirings);
             warnings.addAll(decision.warnings());
             warnings.addAll(call.warnings());
             rulesRevisions.add(call.ruleBase().revision());
             sources(partFirings, call.ruleBase().sourceOfRule(), ruleSources);
         }
-        io.arbiter.policytype.Masks masks = masks(registry, chain);
-        Envelope envelope = new Envelope(targetName, String.join("+", chain.types()), version,
-                outcome, new ChainResult(results), firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
+        Masks masks = chain.isPresent() ? masks(registry, chain.get()) : types.get(0).masks();
+        Object result = chain.isPresent() ? new ChainResult(results) : results.get(target.name());
+        Envelope envelope = new Envelope(target.name(), types.stream().map(PolicyType::name).collect(Collectors.joining("+")),
+                version, outcome, result, firings, phases, snapshot.policy().revision(), String.join("+", rulesRevisions),
                 snapshot.catalog().revision(), snapshot.typeInstances().revision(), snapshot.revision(), warnings);
-        return new Finished(envelope.encoded(), envelope.outcome(), envelope.policyRevision(), firings,
-                audit.logged(body, request.tree(), envelope.result(), masks, ruleSources), masks);
+        return new Finished(envelope.encoded(), outcome, envelope.policyRevision(), firings,
+                audit.logged(body, request.tree(), result, masks, ruleSources), masks);
     }
 
     /** Adds where each rule of {@code firings} is written to {@code into}, in the order they first fired. */
-    private static Map<String, String> sources(List<FiredRule> firings, Map<String, String> sourceOfRule,
-                                               Map<String, String> into) {
+    private static void sources(List<FiredRule> firings, Map<String, String> sourceOfRule, Map<String, String> into) {
         firings.forEach(firing -> into.computeIfAbsent(firing.rule(), rule -> sourceOfRule.getOrDefault(rule, "?")));
-        return into;
     }
 
     /**
      * What a chain's record masks: each part's request paths (every part reads the one request), and each part's
      * response paths under its target's name.
      */
-    public static io.arbiter.policytype.Masks masks(PolicyTypeRegistry registry, io.arbiter.policytype.Chain chain) {
+    public static Masks masks(PolicyTypeRegistry registry, Chain chain) {
         List<String> request = new ArrayList<>();
         List<String> response = new ArrayList<>();
         for (String typeName : chain.types()) {
@@ -431,7 +385,17 @@ public final class Decisions {
             type.masks().request().stream().filter(path -> !request.contains(path)).forEach(request::add);
             type.masks().response().forEach(path -> response.add(type.targets().get(0).name() + "." + path));
         }
-        return new io.arbiter.policytype.Masks(request, response);
+        return new Masks(request, response);
+    }
+
+    /** {@code type}'s decision as {@code version}, its refusal's problems located in the request. */
+    private static Decision decide(PolicyType type, DecisionCall call, String version, LocatedDocument request) {
+        call.requireUsableVersion(version, "$.apiVersion", DecisionException.Code.INVALID_REQUEST);
+        try {
+            return type.decide(call);
+        } catch (DecisionException e) {
+            throw located(e, request);
+        }
     }
 
     /** A type's refusal with each problem given the line and column of its path in the request, where it has none. */
@@ -455,11 +419,7 @@ public final class Decisions {
 
     public Validation validatePolicy(byte[] body, String contentType) {
         try {
-            LocatedDocument text = Documents.parse(body, contentType);
-            PolicyDocument document = withVersionWarnings(PolicyParser.parse(text), text);
-            return new Validation(true, List.of(), document.warnings());
-        } catch (DocumentException e) {
-            return new Validation(false, e.problems(), List.of());
+            return new Validation(true, List.of(), parseGlobalPolicy(body, contentType).warnings());
         } catch (DecisionException e) {
             return new Validation(false, e.problems(), List.of());
         }

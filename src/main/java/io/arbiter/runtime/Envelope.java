@@ -57,14 +57,14 @@ public record Envelope(String target, String type, String version, String outcom
         }
     }
 
-    /** The phase starts of {@code firings}, each rule's phase looked up in {@code phaseOfRule}. */
-    static List<PhaseStart> phases(List<FiredRule> firings, java.util.Map<String, String> phaseOfRule) {
+    /** The phase starts of {@code firings}, each rule's phase looked up in {@code phaseOfRule}, named {@code prefix}phase. */
+    static List<PhaseStart> phases(List<FiredRule> firings, java.util.Map<String, String> phaseOfRule, String prefix) {
         List<PhaseStart> starts = new java.util.ArrayList<>();
         String current = null;
         for (FiredRule firing : firings) {
             String phase = phaseOfRule.getOrDefault(firing.rule(), "(no phase)");
             if (!phase.equals(current)) {
-                starts.add(new PhaseStart(phase, firing.order()));
+                starts.add(new PhaseStart(prefix + phase, firing.order()));
                 current = phase;
             }
         }

@@ -4,7 +4,6 @@ import io.arbiter.decision.RevisionMatch;
 import io.arbiter.policy.PolicyDocument;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,21 +29,24 @@ public final class PolicyFileSource implements PolicySource {
 
     @Override
     public synchronized Replaced replace(byte[] body, String contentType, Optional<RevisionMatch> ifMatch) {
-        PolicyDocument replaced = decisions.replacePolicy(body, contentType, ifMatch, () -> write(body));
+        PolicyDocument replaced = decisions.replacePolicy(body, contentType, ifMatch, () -> writeAtomically(file, body,
+                "the policy file " + file + " cannot be written, so the policy is unchanged: "));
         return new Replaced(replaced, null);
     }
 
-    /** Writes {@code body} to a temporary file in the policy's folder, then renames it over the policy. */
-    private void write(byte[] body) {
-        Path folder = file.getParent();
+    /**
+     * Writes {@code content} to a temporary file in {@code target}'s folder, then renames it over {@code target}. A
+     * failure leaves no temporary file and throws {@link SourceUnavailableException}: {@code failed} and why.
+     */
+    static void writeAtomically(Path target, byte[] content, String failed) {
         Path temporary = null;
         try {
-            temporary = Files.createTempFile(folder, "." + file.getFileName() + ".", ".tmp");
-            Files.write(temporary, body);
+            temporary = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+            Files.write(temporary, content);
             try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
             if (temporary != null) {
@@ -54,7 +56,7 @@ public final class PolicyFileSource implements PolicySource {
                     // the write already failed; that is what is reported
                 }
             }
-            throw new SourceUnavailableException("the policy file " + file + " cannot be written, so the policy is unchanged: "
+            throw new SourceUnavailableException(failed
                     + (e instanceof java.nio.file.AccessDeniedException ? "permission denied" : "an I/O error"), e);
         }
     }

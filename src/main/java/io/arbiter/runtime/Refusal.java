@@ -3,11 +3,13 @@ package io.arbiter.runtime;
 import io.arbiter.audit.DecisionLogUnavailableException;
 import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.DecisionException.Code;
+import io.arbiter.decision.WorkAdmission;
 import io.arbiter.document.DocumentException;
 import io.arbiter.document.Problem;
 import io.arbiter.engine.DecisionDeadline;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -38,24 +40,16 @@ public record Refusal(Code code, String message, List<Problem> problems) {
             return Optional.of(new Refusal(exceeded.isDeadline() ? Code.UNAVAILABLE : Code.INVALID_REQUEST,
                     exceeded.getMessage(), List.of()));
         }
-        if (failure instanceof DecisionLogUnavailableException unavailable) {
-            return Optional.of(new Refusal(Code.UNAVAILABLE, unavailable.getMessage(), List.of()));
-        }
-        if (failure instanceof Decisions.UnknownTargetException unknown) {
-            return Optional.of(new Refusal(Code.NOT_FOUND, unknown.getMessage(), List.of()));
-        }
-        if (failure instanceof Decisions.StaleRevisionException stale) {
-            return Optional.of(new Refusal(Code.POLICY_CONFLICT, stale.getMessage(), List.of()));
-        }
-        if (failure instanceof io.arbiter.decision.WorkAdmission.RefusedForNowException refused) {
-            return Optional.of(new Refusal(Code.TOO_LARGE_FOR_NOW, refused.getMessage(), List.of()));
-        }
-        if (failure instanceof PolicySource.SourceOfTruthException elsewhere) {
-            return Optional.of(new Refusal(Code.SOURCE_ELSEWHERE, elsewhere.getMessage(), List.of()));
-        }
-        if (failure instanceof PolicySource.SourceUnavailableException unavailable) {
-            return Optional.of(new Refusal(Code.UNAVAILABLE, unavailable.getMessage(), List.of()));
-        }
-        return Optional.empty();
+        return CODES.entrySet().stream().filter(entry -> entry.getKey().isInstance(failure)).findFirst()
+                .map(entry -> new Refusal(entry.getValue(), failure.getMessage(), List.of()));
     }
+
+    /** The failures that are refusals in their own words, with no problems to list, and their codes. */
+    private static final Map<Class<? extends RuntimeException>, Code> CODES = Map.of(
+            DecisionLogUnavailableException.class, Code.UNAVAILABLE,
+            Decisions.UnknownTargetException.class, Code.NOT_FOUND,
+            Decisions.StaleRevisionException.class, Code.POLICY_CONFLICT,
+            WorkAdmission.RefusedForNowException.class, Code.TOO_LARGE_FOR_NOW,
+            PolicySource.SourceOfTruthException.class, Code.SOURCE_ELSEWHERE,
+            PolicySource.SourceUnavailableException.class, Code.UNAVAILABLE);
 }

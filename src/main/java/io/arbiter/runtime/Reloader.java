@@ -2,27 +2,22 @@ package io.arbiter.runtime;
 
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
-import io.arbiter.runtime.Decisions;
-import io.arbiter.runtime.Reloader;
-import io.arbiter.runtime.SnapshotLoader;
+import io.arbiter.document.ContentRevision;
 import io.arbiter.policytype.PolicyTypeRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -106,12 +101,8 @@ public final class Reloader implements AutoCloseable {
     /** The folders whose changes trigger a reload: the policy's folder, and every folder under rules, tables and hub. */
     static Set<Path> watchedFolders(Settings settings) throws IOException {
         Set<Path> folders = new LinkedHashSet<>();
-        if (settings.policyFile() != null) {
-            folders.add(settings.policyFile().toAbsolutePath().getParent());
-        }
-        if (settings.typeInstancesFile() != null) {
-            folders.add(settings.typeInstancesFile().toAbsolutePath().getParent());
-        }
+        Stream.of(settings.policyFile(), settings.typeInstancesFile()).filter(Objects::nonNull)
+                .forEach(file -> folders.add(file.toAbsolutePath().getParent()));
         for (Path root : new Path[]{settings.rulesDir(), settings.tablesDir(), settings.hubDir()}) {
             if (root != null && Files.isDirectory(root)) {
                 try (Stream<Path> tree = Files.walk(root)) {
@@ -177,31 +168,30 @@ public final class Reloader implements AutoCloseable {
 
     /** Loads the settled content; if the files changed while it loaded, that content settles first. */
     private void load(String expected) {
-        Snapshot next;
+        Snapshot next = null;
+        RuntimeException failure = null;
         try {
             next = SnapshotLoader.load(settings, registry);
         } catch (RuntimeException e) {
-            if (changedSince(expected)) {
-                return;
-            }
-            settled = expected;
-            candidate = null;
-            decisions.reloadFailed(e);
-            String reason = decisions.reloadState().lastReloadError();
-            if (reason.equals(Decisions.UNEXPECTED_RELOAD_ERROR)) {
-                LOG.error("reload rejected, the previous snapshot keeps serving", e);
-            } else {
-                LOG.error("reload rejected, the previous snapshot keeps serving: {}", reason);
-            }
-            return;
+            failure = e;
         }
         if (changedSince(expected)) {
             return;
         }
         settled = expected;
         candidate = null;
-        decisions.swap(next);
-        LOG.info("reloaded: policy {} rules {}", next.policy().revision(), next.ruleBases().keySet());
+        if (failure == null) {
+            decisions.swap(next);
+            LOG.info("reloaded: policy {} rules {}", next.policy().revision(), next.ruleBases().keySet());
+            return;
+        }
+        decisions.reloadFailed(failure);
+        String reason = decisions.reloadState().lastReloadError();
+        if (reason.equals(Decisions.UNEXPECTED_RELOAD_ERROR)) {
+            LOG.error("reload rejected, the previous snapshot keeps serving", failure);
+        } else {
+            LOG.error("reload rejected, the previous snapshot keeps serving: {}", reason);
+        }
     }
 
     private boolean changedSince(String expected) {
@@ -217,33 +207,21 @@ public final class Reloader implements AutoCloseable {
 
     /** A digest of every watched file's path and content (a missing or unreadable file counts as such). */
     private String fingerprint() {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        ContentRevision fingerprint = ContentRevision.start();
         for (Path file : watchedFiles()) {
-            digest.update(file.toString().getBytes(StandardCharsets.UTF_8));
-            digest.update((byte) 0);
+            fingerprint.add(file.toString());
             try {
-                digest.update(Files.readAllBytes(file));
+                fingerprint.add(Files.readAllBytes(file));
             } catch (IOException e) {
-                digest.update(("unreadable: " + e.getClass().getName()).getBytes(StandardCharsets.UTF_8));
+                fingerprint.add("unreadable: " + e.getClass().getName());
             }
-            digest.update((byte) 0);
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return fingerprint.revision();
     }
 
     private List<Path> watchedFiles() {
-        List<Path> files = new java.util.ArrayList<>();
-        if (settings.policyFile() != null) {
-            files.add(settings.policyFile());
-        }
-        if (settings.typeInstancesFile() != null) {
-            files.add(settings.typeInstancesFile());
-        }
+        List<Path> files = new java.util.ArrayList<>(Stream.of(settings.policyFile(), settings.typeInstancesFile())
+                .filter(Objects::nonNull).toList());
         // a folder counts by its files; the folder itself is listed so that its disappearance counts too
         for (Path root : new Path[]{settings.rulesDir(), settings.tablesDir(), settings.hubDir()}) {
             if (root != null) {

@@ -4,7 +4,6 @@ import io.arbiter.decision.DecisionException;
 import io.arbiter.decision.Settings;
 import io.arbiter.decision.Snapshot;
 import io.arbiter.decision.SnapshotLoadException;
-import io.arbiter.runtime.SnapshotLoader;
 import io.arbiter.catalog.Catalog;
 import io.arbiter.document.Documents;
 import io.arbiter.document.Locations;
@@ -190,28 +189,25 @@ public final class SnapshotLoader {
         if (problems.isEmpty()) {
             return;
         }
-        Locations locations = stage("the policy " + file, () -> {
-            try {
-                return Documents.parseYaml(Files.readAllBytes(file)).locations();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read policy " + file, e);
-            }
-        });
+        Locations locations = stage("the policy " + file, () -> Documents.parseYaml(read(file)).locations());
         List<Problem> located = problems.stream().map(problem -> problem.locatedBy(locations)).toList();
         throw new DocumentException("policy " + file + ": " + located.get(0), located);
     }
 
     public static PolicyDocument loadPolicy(Path file) {
-        byte[] content;
-        try {
-            content = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read policy " + file, e);
-        }
+        byte[] content = read(file);
         try {
             return PolicyParser.parse(content, "application/yaml");
         } catch (DocumentException e) {
             throw new DocumentException("policy " + file + ": " + e.getMessage(), e.problems());
+        }
+    }
+
+    private static byte[] read(Path policy) {
+        try {
+            return Files.readAllBytes(policy);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read policy " + policy, e);
         }
     }
 }

@@ -3,10 +3,8 @@ package io.arbiter.runtime;
 import io.arbiter.decision.Snapshot;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -81,27 +79,8 @@ public interface TableSource {
                     throw new PolicySource.SourceUnavailableException("the decision table file " + target + " cannot be read,"
                             + " so it is unchanged", e);
                 }
-                Path temporary = null;
-                try {
-                    temporary = Files.createTempFile(target.getParent(), "." + file + ".", ".tmp");
-                    Files.write(temporary, content);
-                    try {
-                        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                    } catch (AtomicMoveNotSupportedException e) {
-                        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                } catch (IOException e) {
-                    if (temporary != null) {
-                        try {
-                            Files.deleteIfExists(temporary);
-                        } catch (IOException ignored) {
-                            // the write already failed; that is what is reported
-                        }
-                    }
-                    throw new PolicySource.SourceUnavailableException("the decision table file " + target + " cannot be"
-                            + " written, so the table is unchanged: " + (e instanceof java.nio.file.AccessDeniedException
-                            ? "permission denied" : "an I/O error"), e);
-                }
+                PolicyFileSource.writeAtomically(target, content,
+                        "the decision table file " + target + " cannot be written, so the table is unchanged: ");
                 decisions.swap(onLive(decisions, candidate, folder));
                 return null;
             }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Revisions order as semantic versions, however often they are compared. */
@@ -27,13 +26,6 @@ class RevisionsTest {
         assertTrue(Revisions.ASCENDING.compare(null, "0.1.0") < 0);
         assertEquals(0, Revisions.ASCENDING.compare("0.1.0", "0.1.0"));
         assertTrue(Revisions.ASCENDING.compare("2.0.0", "10.0.0") < 0);
-    }
-
-    @Test
-    void onlySemanticVersionsAreVersions() {
-        assertTrue(Revisions.isVersion("0.1.0"));
-        assertFalse(Revisions.isVersion("0.1"));
-        assertFalse(Revisions.isVersion(null));
     }
 
     /** A request's revisions are compared without being kept: a shared cache must not grow with what requests send. */

@@ -14,20 +14,7 @@ import io.arbiter.decision.Limits;
 import io.arbiter.decision.Work;
 import io.arbiter.decision.implementation.ImplementationFacts.*;
 import io.arbiter.document.Problem;
-import io.arbiter.decision.implementation.ImplementationFacts.ApplicableRule;
-import io.arbiter.decision.implementation.ImplementationFacts.AvailableTypeInstance;
-import io.arbiter.decision.implementation.ImplementationFacts.InjectedTypeInstance;
-import io.arbiter.decision.implementation.ImplementationFacts.InjectionSource;
-import io.arbiter.decision.implementation.ImplementationFacts.InterfaceQuery;
-import io.arbiter.decision.implementation.ImplementationFacts.ItemMatch;
-import io.arbiter.decision.implementation.ImplementationFacts.OneOfItem;
-import io.arbiter.decision.implementation.ImplementationFacts.Outcome;
-import io.arbiter.decision.implementation.ImplementationFacts.PolicyRule;
-import io.arbiter.decision.implementation.ImplementationFacts.Rejection;
 import io.arbiter.decision.merge.PolicyMerge;
-import io.arbiter.decision.implementation.ImplementationFacts.Trial;
-import io.arbiter.decision.implementation.ImplementationFacts.Verdict;
-import io.arbiter.decision.implementation.ImplementationFacts.WinningItem;
 import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.model.Implementation;
 import io.arbiter.model.Ref;
@@ -64,7 +51,7 @@ public final class ImplementationDecider {
     }
 
     public static ImplementationDecision decide(ImplementationRequest request, Snapshot snapshot) {
-        return decision(evaluate(request, snapshot, true), snapshot);
+        return decision(evaluate(request, snapshot, true));
     }
 
     /**
@@ -128,7 +115,7 @@ public final class ImplementationDecider {
         return previous[b.length()];
     }
 
-    private static ImplementationDecision decision(Evaluation evaluation, Snapshot snapshot) {
+    private static ImplementationDecision decision(Evaluation evaluation) {
         Result result = evaluation.run().result();
         if (!result.problems().isEmpty()) {
             List<Problem> problems = result.problems().stream()
@@ -167,7 +154,7 @@ public final class ImplementationDecider {
     }
 
     /** One run of the rules for a request: what {@link #decide} renders and {@link #analyse} reads. */
-    private record Evaluation(Ref interfaceRef, CompiledRuleBase ruleBase, CompiledRuleBase.Run<Result> run) {
+    private record Evaluation(Ref interfaceRef, CompiledRuleBase.Run<Result> run) {
     }
 
     /**
@@ -191,7 +178,7 @@ public final class ImplementationDecider {
             work(facts).requireWithinBudget();
         }
         CompiledRuleBase ruleBase = snapshot.ruleBase(ImplementationPolicyType.NAME);
-        return new Evaluation(interfaceRef, ruleBase,
+        return new Evaluation(interfaceRef,
                 ruleBase.run(facts, PHASES, session -> read(session, request.explain())));
     }
 
@@ -423,14 +410,12 @@ public final class ImplementationDecider {
             tried.computeIfAbsent(trial.item().id(), id -> new LinkedHashSet<>()).add(trial.implementation());
         });
         Map<String, List<Ref>> matched = new LinkedHashMap<>();
-        factsOf(session, ItemMatch.class).forEach(match -> {
-            matched.computeIfAbsent(match.item().id(), id -> new ArrayList<>()).add(match.implementation().ref());
-        });
+        factsOf(session, ItemMatch.class).forEach(match ->
+                matched.computeIfAbsent(match.item().id(), id -> new ArrayList<>()).add(match.implementation().ref()));
         Map<String, Map<String, List<String>>> reasons = new LinkedHashMap<>();
-        factsOf(session, Rejection.class).forEach(rejection -> {
-            reasons.computeIfAbsent(rejection.itemId(), id -> new LinkedHashMap<>())
-                    .computeIfAbsent(rejection.implementationKey(), key -> new ArrayList<>()).add(rejection.reason());
-        });
+        factsOf(session, Rejection.class).forEach(rejection -> reasons.computeIfAbsent(rejection.itemId(),
+                id -> new LinkedHashMap<>()).computeIfAbsent(rejection.implementationKey(), key -> new ArrayList<>())
+                .add(rejection.reason()));
         return items.values().stream().sorted(Comparator.comparingInt(OneOfItem::index)).map(item -> {
             List<RejectedImplementation> rejected = tried.get(item.id()).stream().sorted(CANDIDATE_ORDER)
                     .filter(impl -> reasons.getOrDefault(item.id(), Map.of()).containsKey(impl.key()))

@@ -14,18 +14,11 @@ import java.util.List;
  */
 public final class StepChain implements io.arbiter.policytype.ChainProvider {
 
-    public static final String TARGET = "step";
-
-    public static final Chain CHAIN = new Chain(
-            new Target(TARGET, "One rendering step: which Implementation serves an Interface and what to inject into it, then"
-                    + " which storage backend stores each TypeInstance the selected Implementation outputs."),
-            List.of(ImplementationPolicyType.NAME, BackendPolicyType.NAME));
-
-    /** The chains Arbiter registers besides its policy types' own targets. */
-    public static final List<Chain> CHAINS = List.of(CHAIN);
-
     @Override
     public List<Chain> chains() {
-        return CHAINS;
+        return List.of(new Chain(
+                new Target("step", "One rendering step: which Implementation serves an Interface and what to inject into"
+                        + " it, then which storage backend stores each TypeInstance the selected Implementation outputs."),
+                List.of(ImplementationPolicyType.NAME, BackendPolicyType.NAME)));
     }
 }
