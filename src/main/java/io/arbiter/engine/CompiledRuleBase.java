@@ -48,30 +48,54 @@ public record CompiledRuleBase(String name, KieBase kieBase, KieSessionsPool poo
         return RuleSources.of(files);
     }
 
-    private static final java.util.Map<String, java.util.Map<String, String>> PHASE_OF_RULE = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final java.util.Map<String, java.util.Map<String, String>> SOURCE_OF_RULE = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /**
-     * Where each rule is written, by its qualified name: {@code file:line}, the line of a DRL rule or of a decision
-     * table's row. Read from {@link #listing} once per revision.
-     */
-    public java.util.Map<String, String> sourceOfRule() {
-        return SOURCE_OF_RULE.computeIfAbsent(name + " " + revision, key -> {
-            java.util.Map<String, String> sources = new java.util.HashMap<>();
-            listing().forEach(source -> sources.putIfAbsent(source.rule(), source.file()
-                    + (source.line() != null ? ":" + source.line() : source.row() != null ? ":" + source.row() : "")));
-            return java.util.Map.copyOf(sources);
-        });
+    /** Each rule's phase and where it is written, by its qualified name. */
+    private record ByRule(java.util.Map<String, String> phase, java.util.Map<String, String> source) {
     }
 
-    /** The phase (ruleflow group) of each rule, by its qualified name: read from {@link #listing} once per revision. */
+    /**
+     * {@link ByRule} of the rule bases used last, by name and revision: derived from {@link #listing} (which parses
+     * every file) once per rule base, not per decision. Bounded: each reload or table edit builds a rule base with a
+     * new revision, and a replay of an archived snapshot another.
+     */
+    private static final java.util.Map<String, ByRule> BY_RULE = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, ByRule> eldest) {
+            return size() > 64;
+        }
+    };
+
+    private ByRule byRule() {
+        String key = name + " " + revision;
+        synchronized (BY_RULE) {
+            ByRule known = BY_RULE.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        java.util.Map<String, String> phases = new java.util.HashMap<>();
+        java.util.Map<String, String> sources = new java.util.HashMap<>();
+        for (RuleSources.RuleSource source : listing()) {
+            if (source.phase() != null) {
+                phases.putIfAbsent(source.rule(), source.phase());
+            }
+            sources.putIfAbsent(source.rule(), source.file()
+                    + (source.line() != null ? ":" + source.line() : source.row() != null ? ":" + source.row() : ""));
+        }
+        ByRule derived = new ByRule(java.util.Map.copyOf(phases), java.util.Map.copyOf(sources));
+        synchronized (BY_RULE) {
+            BY_RULE.put(key, derived);
+        }
+        return derived;
+    }
+
+    /** Where each rule is written, by its qualified name: {@code file:line}, a DRL rule's line or a table row's. */
+    public java.util.Map<String, String> sourceOfRule() {
+        return byRule().source();
+    }
+
+    /** The phase (ruleflow group) of each rule, by its qualified name. */
     public java.util.Map<String, String> phaseOfRule() {
-        return PHASE_OF_RULE.computeIfAbsent(name + " " + revision, key -> {
-            java.util.Map<String, String> phases = new java.util.HashMap<>();
-            listing().stream().filter(source -> source.phase() != null)
-                    .forEach(source -> phases.putIfAbsent(source.rule(), source.phase()));
-            return java.util.Map.copyOf(phases);
-        });
+        return byRule().phase();
     }
 
     /**

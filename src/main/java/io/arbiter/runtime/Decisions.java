@@ -272,7 +272,6 @@ public final class Decisions {
                     Audit.Logged logged, Masks masks) {
     }
 
-
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
         Snapshot snapshot = current.get();
