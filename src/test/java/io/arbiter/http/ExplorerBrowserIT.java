@@ -1,5 +1,6 @@
 package io.arbiter.http;
 
+import io.arbiter.testing.HeadlessChromium;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,9 +13,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -31,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The decision explorer end to end: Debian's headless Chromium, driven through its chromedriver, against a server on a
@@ -40,52 +37,34 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ExplorerBrowserIT {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final String TOKEN = "explorer-s3cret";
     private static final String POSTGRES = "cap.interface.database.postgresql.install";
     private static final Path SCREENSHOTS = Path.of("target", "explorer-screenshots");
 
     private static ArbiterServer server;
     private static WebDriver driver;
-    private static Path profile;
+    private static HeadlessChromium browser;
     private static WebDriverWait wait;
     private static String base;
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "the decision explorer's browser tests need Debian's chromium and chromium-driver "
-                        + "(apt-get install -y chromium chromium-driver; .ci/run installs them): skipped");
+        HeadlessChromium.assumeInstalled();
         server = TestServers.embedded(TOKEN);
         base = "http://127.0.0.1:" + server.port();
-        profile = Files.createTempDirectory("arbiter-chromium-");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        // The network is closed: no background connections, no component updates; a fresh profile per run.
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1280,1100", "--user-data-dir=" + profile);
-        // An explicit driver and browser: Selenium Manager has nothing to look up or download.
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        driver = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start(1280);
+        driver = browser.driver();
         wait = new WebDriverWait(driver, Duration.ofSeconds(60));
         Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterAll
     static void stop() throws IOException {
-        if (driver != null) {
-            driver.quit();
+        if (browser != null) {
+            browser.close();
         }
         if (server != null) {
             server.stop();
-        }
-        if (profile != null) {
-            try (var files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-            }
         }
     }
 

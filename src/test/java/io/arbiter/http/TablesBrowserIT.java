@@ -1,6 +1,7 @@
 package io.arbiter.http;
 
 import io.arbiter.decision.Settings;
+import io.arbiter.testing.HeadlessChromium;
 import io.arbiter.testing.TestFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,9 +15,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -30,7 +28,6 @@ import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The explorer's Decision tables view end to end (issue 48), in Debian's headless Chromium as {@link ExplorerBrowserIT}:
@@ -41,8 +38,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class TablesBrowserIT {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final String TOKEN = "tables-s3cret";
     private static final Path SCREENSHOTS = Path.of("target", "explorer-screenshots");
     private static final String CREDENTIALS_0_2 = "{\"typeRefs\": [{\"path\": \"cap.type.aws.auth.credentials\", \"revision\": \"0.2.0\"}]}";
@@ -51,16 +46,14 @@ class TablesBrowserIT {
     private static Path dir;
     private static ArbiterServer server;
     private static WebDriver driver;
-    private static Path profile;
+    private static HeadlessChromium browser;
     private static WebDriverWait wait;
     private static String base;
     private static HttpTestClient client;
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "the decision explorer's browser tests need Debian's chromium and chromium-driver "
-                        + "(apt-get install -y chromium chromium-driver; .ci/run installs them): skipped");
+        HeadlessChromium.assumeInstalled();
         dir = Files.createTempDirectory("arbiter-tables-it-");
         Path rules = TestFiles.copyTree(Path.of("rules"), dir.resolve("rules"));
         Path tables = TestFiles.copyTree(Path.of("decision-tables"), dir.resolve("decision-tables"));
@@ -81,33 +74,22 @@ class TablesBrowserIT {
                 .withRules(rules, tables), TOKEN, TestServers.SHUTDOWN_GRACE));
         base = "http://127.0.0.1:" + server.port();
         client = new HttpTestClient(server.port());
-        profile = Files.createTempDirectory("arbiter-chromium-");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1400,1100", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        driver = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start(1400);
+        driver = browser.driver();
         wait = new WebDriverWait(driver, Duration.ofSeconds(90));
         Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterAll
     static void stop() throws IOException {
-        if (driver != null) {
-            driver.quit();
+        if (browser != null) {
+            browser.close();
         }
         if (server != null) {
             server.stop();
         }
-        for (Path folder : new Path[]{profile, dir}) {
-            if (folder != null) {
-                try (var files = Files.walk(folder)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-                }
-            }
+        if (dir != null) {
+            TestFiles.deleteTree(dir);
         }
     }
 
