@@ -324,6 +324,14 @@ public final class SnapshotArchive {
                         + "', which is not a revision (16 hex digits)");
             }
         }));
+        for (String at : manifest.liveFrom()) {
+            try {
+                Instant.parse(at);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new ArchiveException("the manifest " + path + " is damaged: liveFrom holds '" + at
+                        + "', which is not a time (RFC 3339)");
+            }
+        }
         return Optional.of(manifest);
     }
 

@@ -190,6 +190,20 @@ class SnapshotArchiveTest {
     }
 
     @Test
+    void aManifestWhoseWentLiveTimesAreNotTimesIsDamagedAndRewrittenWhenItGoesLiveAgain() throws Exception {
+        SnapshotArchive archive = SnapshotArchive.at(dir, 5);
+        archive.write(embedded, Instant.now());
+        Path manifest = dir.resolve("snapshots/" + embedded.revision() + ".json");
+        Files.writeString(manifest, Files.readString(manifest).replaceFirst("\"liveFrom\" : \\[ \"[^\"]+\"",
+                "\"liveFrom\" : [ \"yesterday\""));
+
+        assertThrowsContaining(() -> archive.manifest(embedded.revision()), "is damaged: liveFrom holds 'yesterday'",
+                "not a time");
+        Instant again = Instant.now();
+        assertEquals(java.util.List.of(again.toString()), archive.write(embedded, again).liveFrom());
+    }
+
+    @Test
     void aSymbolicLinkOutOfTheArchiveIsNotFollowed(@TempDir Path outside) throws Exception {
         SnapshotArchive archive = SnapshotArchive.at(dir, 5);
         ArchiveManifest manifest = archive.write(embedded, Instant.now());
