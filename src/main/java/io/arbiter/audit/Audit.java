@@ -161,6 +161,11 @@ public final class Audit {
         }
     }
 
+    /** Whether recording a decision waits for its record to be written (a REQUIRED decision log). */
+    public boolean waitsForLog() {
+        return log.waitsForWrites();
+    }
+
     /** The decision log's state, for readiness and status. */
     public DecisionLog.Health logHealth() {
         return log.health();

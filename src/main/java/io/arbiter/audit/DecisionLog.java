@@ -67,6 +67,11 @@ public interface DecisionLog extends AutoCloseable {
 
     Health health();
 
+    /** Whether a decision waits for its record to be written ({@link Mode#REQUIRED}). */
+    default boolean waitsForWrites() {
+        return false;
+    }
+
     /** Records not taken so far because the buffer was full. */
     default long dropped() {
         return health().dropped();

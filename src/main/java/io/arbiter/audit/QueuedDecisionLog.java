@@ -183,6 +183,11 @@ public abstract class QueuedDecisionLog implements DecisionLog {
     protected abstract String describe();
 
     @Override
+    public boolean waitsForWrites() {
+        return mode == Mode.REQUIRED;
+    }
+
+    @Override
     public Receipt append(DecisionRecord record) {
         if (mode == Mode.REQUIRED) {
             if (closed || writerStopped) {

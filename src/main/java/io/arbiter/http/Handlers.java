@@ -50,6 +50,13 @@ final class Handlers {
         return ctx -> {
             byte[] body = body(ctx);
             String contentType = ctx.request().getHeader("Content-Type");
+            // a repeated request is answered from the memo where it arrived: handing it to a worker and back would
+            // cost more than the answer does
+            Optional<Decisions.Decided> memoised = decisions.decideIfMemoised(target, body, contentType);
+            if (memoised.isPresent()) {
+                Responses.json(ctx, 200, Buffer.buffer(memoised.get().json()));
+                return;
+            }
             respond(ctx, body.length, () -> Buffer.buffer(decisions.decideEncoded(target, body, contentType).json()));
         };
     }

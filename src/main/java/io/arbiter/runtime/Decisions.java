@@ -272,23 +272,55 @@ public final class Decisions {
                     Audit.Logged logged, Masks masks) {
     }
 
+    /**
+     * A repeated request's decision taken from the memo of finished decisions, when that involves no waiting: the
+     * response and record {@link #decideEncoded} would give, so that the server can answer it where the request
+     * arrived instead of handing it to a worker thread. Empty when the request has to be decided, or when its record
+     * has to be waited for (a REQUIRED decision log).
+     */
+    public Optional<Decided> decideIfMemoised(String targetName, byte[] body, String contentType) {
+        if (body.length > DecisionMemo.MAX_ENTRY_BYTES || audit.waitsForLog()) {
+            return Optional.empty();
+        }
+        long started = System.nanoTime();
+        List<PolicyType> types = typesOf(targetName);
+        DecisionMemo.Key key = memoKey(types, current.get(), targetName, body, contentType);
+        Finished finished = key == null ? null : memo.get(key);
+        return Optional.ofNullable(finished).map(hit -> answer(targetName, hit, started));
+    }
+
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
         long started = System.nanoTime();
         Snapshot snapshot = current.get();
-        Optional<Chain> chain = registry.chain(targetName);
-        List<PolicyType> types = chain.map(c -> c.types().stream().map(name -> registry.type(name).orElseThrow()).toList())
-                .orElseGet(() -> List.of(registry.typeOfTarget(targetName).orElseThrow(() ->
-                        new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()))));
-        // memoised when the target's every type decides from its request and the snapshot alone
-        DecisionMemo.Key key = types.stream().allMatch(PolicyType::decidesFromRequestAndSnapshot)
-                ? DecisionMemo.Key.of(snapshot.revision(), targetName, contentType, body) : null;
+        List<PolicyType> types = typesOf(targetName);
+        DecisionMemo.Key key = memoKey(types, snapshot, targetName, body, contentType);
         Finished finished = key == null ? null : memo.get(key);
         if (finished == null) {
-            finished = decide(registry.target(targetName), chain, types, body, contentType, snapshot);
+            finished = decide(registry.target(targetName), registry.chain(targetName), types, body, contentType, snapshot);
             if (key != null) {
                 memo.put(key, finished);
             }
         }
+        return answer(targetName, finished, started);
+    }
+
+    /** The types that decide a target: its own, or each of its chain's in turn. */
+    private List<PolicyType> typesOf(String targetName) {
+        return registry.chain(targetName)
+                .map(c -> c.types().stream().map(name -> registry.type(name).orElseThrow()).toList())
+                .orElseGet(() -> List.of(registry.typeOfTarget(targetName).orElseThrow(() ->
+                        new UnknownTargetException(targetName, registry.targets().stream().map(Target::name).toList()))));
+    }
+
+    /** A request's key in the memo; null when one of the target's types does not decide from it and the snapshot alone. */
+    private static DecisionMemo.Key memoKey(List<PolicyType> types, Snapshot snapshot, String targetName, byte[] body,
+                                            String contentType) {
+        return types.stream().allMatch(PolicyType::decidesFromRequestAndSnapshot)
+                ? DecisionMemo.Key.of(snapshot.revision(), targetName, contentType, body) : null;
+    }
+
+    /** A finished decision given its own id, recorded, and answered. */
+    private Decided answer(String targetName, Finished finished, long started) {
         String decisionId = UUID.randomUUID().toString();
         byte[] json = finished.envelope().withId(decisionId);
         audit.record(new Audit.Decided(decisionId, targetName, finished.outcome(), finished.policyRevision(),

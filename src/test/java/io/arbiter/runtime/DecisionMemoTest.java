@@ -55,6 +55,37 @@ class DecisionMemoTest {
     }
 
     @Test
+    void aRepeatedRequestIsTakenFromTheMemoWithoutDecidingOnlyOnceItWasDecidedAndWhenItsRecordNeedNotBeAwaited(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        Audit audit = Audit.inMemory();
+        Decisions decisions = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()), audit);
+        assertTrue(decisions.decideIfMemoised("implementation", ACTION, "application/json").isEmpty());
+        assertTrue(audit.recentDecisions().isEmpty(), "nothing is recorded for a request the memo does not hold");
+
+        ObjectNode decided = decisions.decide("implementation", ACTION, "application/json");
+        ObjectNode memoised = decisions.decideIfMemoised("implementation", ACTION, "application/json").orElseThrow().response();
+
+        assertEquals(withoutId(decided), withoutId(memoised));
+        assertNotEquals(decided.path("decisionId"), memoised.path("decisionId"));
+        List<DecisionRecord> records = audit.recentDecisions();
+        assertEquals(2, records.size());
+        assertEquals(comparable(records.get(0)), comparable(records.get(1)));
+        assertTrue(decisions.decideIfMemoised("implementation", ACTION, "application/json; charset=utf-8").isEmpty());
+
+        Audit required = new Audit(new io.arbiter.audit.FileDecisionLog(dir.resolve("decisions.log"), 1 << 20, 1, 16,
+                io.arbiter.audit.DecisionLog.Mode.REQUIRED), new io.arbiter.audit.RecentDecisions(10),
+                new io.arbiter.audit.Metrics(), false);
+        try {
+            Decisions awaiting = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()), required);
+            awaiting.decide("implementation", ACTION, "application/json");
+            assertTrue(awaiting.decideIfMemoised("implementation", ACTION, "application/json").isEmpty(),
+                    "a REQUIRED log's record is awaited, which a thread that must not block cannot do");
+        } finally {
+            required.close();
+        }
+    }
+
+    @Test
     void aDecisionIsNotAnsweredFromTheMemoUnderAnotherSnapshot() {
         Decisions decisions = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()));
         byte[] interfaceOnly = "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}"
