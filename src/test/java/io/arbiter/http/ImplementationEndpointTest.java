@@ -55,6 +55,24 @@ class ImplementationEndpointTest {
     }
 
     @Test
+    void aRepeatedRequestIsAnsweredAsTheFirstWasWithItsOwnIdAndRecord() {
+        var first = client.postJson(PATH, POSTGRES);
+        var repeat = client.postJson(PATH, POSTGRES);
+
+        assertEquals(200, repeat.status(), repeat.body());
+        JsonNode a = first.json();
+        JsonNode b = repeat.json();
+        assertNotEquals(a.path("decisionId"), b.path("decisionId"));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) a).remove("decisionId");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) b).remove("decisionId");
+        assertEquals(a, b);
+        assertTrue(b.path("firedRules").size() > 0, b.toString());
+        var logged = client.get("/v1/decisions/" + repeat.json().path("decisionId").asText());
+        assertEquals(200, logged.status(), logged.body());
+        assertEquals("SELECTED", logged.json().path("outcome").asText(), logged.body());
+    }
+
+    @Test
     void selected() {
         var response = client.postJson(PATH, POSTGRES);
 
