@@ -41,7 +41,8 @@ import java.util.stream.Stream;
  */
 public final class KafkaWireBytes {
 
-    private static final List<Map.Entry<String, String>> REQUESTS = List.of(
+    /** The four typical decisions, also measured by {@link RecordBytes}. */
+    static final List<Map.Entry<String, String>> REQUESTS = List.of(
             Map.entry("implementation", """
                     {"interface": {"path": "cap.interface.database.postgresql.install"}}"""),
             Map.entry("implementation", """
