@@ -14,6 +14,7 @@ import io.arbiter.document.Documents;
 import io.arbiter.document.JsonSchemas;
 import io.arbiter.document.LocatedDocument;
 import io.arbiter.document.Problem;
+import io.arbiter.engine.CompiledRuleBase;
 import io.arbiter.engine.DecisionDeadline;
 import io.arbiter.engine.FiredRule;
 import io.arbiter.policy.PolicyDocument;
@@ -65,7 +66,7 @@ public final class Decisions {
 
     public Decisions(PolicyTypeRegistry registry, Snapshot initial, Audit audit) {
         this.registry = registry;
-        this.current = new AtomicReference<>(initial);
+        this.current = new AtomicReference<>(listed(initial));
         this.audit = audit;
         audit.metrics().gauge("arbiter.decision.memo.hits", "Decisions answered from the memo of finished decisions", memo::hits);
         audit.metrics().gauge("arbiter.decision.memo.bytes", "Heap the memo of finished decisions holds, about", memo::heldBytes);
@@ -95,9 +96,18 @@ public final class Decisions {
 
     /** Swaps in a snapshot built from changed files: in-flight decisions finish on the one they started with. */
     public void swap(Snapshot next) {
-        current.set(next);
+        current.set(listed(next));
         wentLive.accept(next);
         recordReload(true, null);
+    }
+
+    /**
+     * The snapshot, once each of its rule bases has listed where its rules are written and their phases (it parses
+     * every rule file, tens of milliseconds): done before it goes live, so that its first decisions do not wait for it.
+     */
+    private static Snapshot listed(Snapshot snapshot) {
+        snapshot.ruleBases().values().forEach(CompiledRuleBase::sourceOfRule);
+        return snapshot;
     }
 
     private volatile java.util.function.Consumer<Snapshot> wentLive = snapshot -> { };
