@@ -47,10 +47,16 @@ final class DecisionMemo {
     }
 
     synchronized Decisions.Finished get(Key key) {
+        return get(key, finished -> true);
+    }
+
+    /** The decision kept for {@code key} if there is one and it is {@code usable} (a hit), else null. */
+    synchronized Decisions.Finished get(Key key, java.util.function.Predicate<Decisions.Finished> usable) {
         Decisions.Finished finished = byKey.get(key);
-        if (finished != null) {
-            hits++;
+        if (finished == null || !usable.test(finished)) {
+            return null;
         }
+        hits++;
         return finished;
     }
 

@@ -86,6 +86,23 @@ class DecisionMemoTest {
     }
 
     @Test
+    void aRepeatWhoseRecordMustBeSummarisedIsLeftToAWorker() {
+        Audit audit = Audit.inMemory();
+        Decisions decisions = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()), audit);
+        StringBuilder typeRefs = new StringBuilder();
+        for (int i = 0; i < 70; i++) {
+            typeRefs.append(i == 0 ? "" : ",").append("{\"path\": \"cap.type.example.t").append(i).append("\", \"revision\": \"0.1.0\"}");
+        }
+        byte[] body = ("{\"typeRefs\": [" + typeRefs + "]}").getBytes(StandardCharsets.UTF_8);
+
+        byte[] first = decisions.decideEncoded("backend", body, "application/json").json();
+        assertTrue(first.length > io.arbiter.audit.DecisionRecord.MAX_BYTES, "the response is larger than a record: " + first.length);
+        assertTrue(decisions.decideIfMemoised("backend", body, "application/json").isEmpty());
+        decisions.decideEncoded("backend", body, "application/json");
+        assertTrue(audit.metrics().scrape().contains("arbiter_decision_memo_hits 1.0"), "the worker takes it from the memo");
+    }
+
+    @Test
     void aDecisionIsNotAnsweredFromTheMemoUnderAnotherSnapshot() {
         Decisions decisions = new Decisions(PolicyTypeRegistry.discover(), Fixtures.snapshot(Fixtures.embeddedPolicy()));
         byte[] interfaceOnly = "{\"interface\": {\"path\": \"cap.interface.database.postgresql.install\"}}"
