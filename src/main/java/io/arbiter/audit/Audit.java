@@ -92,6 +92,16 @@ public final class Audit {
     }
 
     /**
+     * Whether the record of a decision that logs {@code logged} embeds its response of {@code responseBytes} as it was
+     * encoded, whole: neither masked nor summarised to fit {@link DecisionRecord#MAX_BYTES}, both of which read the
+     * response back. A kilobyte is left for the record's own values.
+     */
+    public boolean recordsAsEncoded(Logged logged, int responseBytes) {
+        return !logged.responseMasked()
+                && responseBytes + logged.request().length + logged.ruleSources().length < DecisionRecord.MAX_BYTES - 1024;
+    }
+
+    /**
      * Records one decision: the log record embeds the response's own bytes (or, where the response carries values
      * the type masks and parameters are not logged, a masked copy). In REQUIRED log mode this returns once the record
      * is written, and throws {@link DecisionLogUnavailableException} when it cannot be: then the decision must not be

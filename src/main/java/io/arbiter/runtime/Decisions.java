@@ -286,8 +286,8 @@ public final class Decisions {
      * A repeated request's decision taken from the memo of finished decisions, when that involves no waiting: the
      * response and record {@link #decideEncoded} would give, so that the server can answer it where the request
      * arrived instead of handing it to a worker thread. Empty when the request has to be decided, when its record
-     * has to be waited for (a REQUIRED decision log), or when its record has to be summarised to fit the log's bound
-     * (reading the response back: more work than the event loop should do).
+     * has to be waited for (a REQUIRED decision log), or when its record is not the response's bytes as they are
+     * (masked or summarised: that reads the response back, more work than the event loop should do).
      */
     public Optional<Decided> decideIfMemoised(String targetName, byte[] body, String contentType) {
         if (body.length > DecisionMemo.MAX_ENTRY_BYTES || audit.waitsForLog()) {
@@ -296,14 +296,9 @@ public final class Decisions {
         long started = System.nanoTime();
         List<PolicyType> types = typesOf(targetName);
         DecisionMemo.Key key = memoKey(types, current.get(), targetName, body, contentType);
-        Finished finished = key == null ? null : memo.get(key, Decisions::recordedWhole);
+        Finished finished = key == null ? null
+                : memo.get(key, hit -> audit.recordsAsEncoded(hit.logged(), hit.envelope().length()));
         return Optional.ofNullable(finished).map(hit -> answer(targetName, hit, started));
-    }
-
-    /** Whether a finished decision's record keeps it whole, with room to spare for its own values. */
-    private static boolean recordedWhole(Finished finished) {
-        return finished.envelope().length() + finished.logged().request().length + finished.logged().ruleSources().length
-                < io.arbiter.audit.DecisionRecord.MAX_BYTES - 1024;
     }
 
     private Decided decideWithin(String targetName, byte[] body, String contentType) {
